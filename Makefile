@@ -1,0 +1,39 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Web server and django-q2 cluster together on SQLite; Ctrl-C stops both.
+run: export DEBUG ?= 1
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_setup
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	@trap 'kill 0' INT TERM EXIT; \
+	$(BIN)/python manage.py qcluster & \
+	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,91 @@
+from django.contrib import admin
+from django.http import HttpRequest
+
+from intake.models import Document, Jurisdiction, RejectedSubmission, Submission
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History that must not change: viewable, never added, edited or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Jurisdiction)
+class JurisdictionAdmin(admin.ModelAdmin):
+    list_display = [
+        "code",
+        "name",
+        "law",
+        "window_length",
+        "window_unit",
+        "holiday_country",
+        "active",
+    ]
+    list_filter = ["window_unit", "active"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class DocumentInline(admin.TabularInline):
+    model = Document
+    fields = ["object_id", "source_sha256", "size", "page_count", "job_key"]
+    readonly_fields = ("object_id", "source_sha256", "size", "page_count", "job_key")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Submission)
+class SubmissionAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "external_ref",
+        "client",
+        "jurisdiction",
+        "sla_class",
+        "received_at",
+        "statutory_deadline",
+        "priority_score",
+    ]
+    list_filter = ["jurisdiction", "sla_class", "channel", "client"]
+    search_fields = ["=id", "external_ref", "=correlation_id"]
+    date_hierarchy = "received_at"
+    exclude = ["search_terms"]  # protected content stays out of pages
+    inlines = [DocumentInline]
+
+
+@admin.register(Document)
+class DocumentAdmin(ReadOnlyAdmin):
+    list_display = ["id", "object_id", "submission", "page_count", "size", "source_sha256"]
+    search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]
+    list_select_related = ["submission"]
+
+
+@admin.register(RejectedSubmission)
+class RejectedSubmissionAdmin(ReadOnlyAdmin):
+    list_display = [
+        "received_at",
+        "client",
+        "channel",
+        "external_ref",
+        "reason_list",
+        "correlation_id",
+    ]
+    list_filter = ["channel", "client"]
+    search_fields = ["=correlation_id", "external_ref"]
+    date_hierarchy = "received_at"
+
+    @admin.display(description="reasons")
+    def reason_list(self, obj: RejectedSubmission) -> str:
+        return ", ".join(obj.reason_codes)

@@ -1,0 +1,158 @@
+"""What intake systems hand over: submissions, their documents, and rejected attempts."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SlaClass(models.TextChoices):
+    URGENT = "urgent", "Urgent"
+    STANDARD = "standard", "Standard"
+
+
+class Jurisdiction(models.Model):
+    """A statutory response window and its exemption code set; edited by compliance."""
+
+    class WindowUnit(models.TextChoices):
+        BUSINESS_DAYS = "business_days", "Business days"
+        CALENDAR_MONTHS = "calendar_months", "Calendar months"
+
+    code = models.CharField(max_length=32, primary_key=True)
+    name = models.CharField(max_length=200)
+    law = models.CharField(max_length=200)
+    window_unit = models.CharField(max_length=20, choices=WindowUnit.choices)
+    window_length = models.PositiveIntegerField()
+    holiday_country = models.CharField(
+        max_length=8, blank=True, help_text="`holidays` country code, e.g. US or GB."
+    )
+    holiday_subdivision = models.CharField(max_length=16, blank=True)
+    holiday_categories = models.CharField(
+        max_length=100, blank=True, help_text="Comma-separated `holidays` categories."
+    )
+    exemption_codes = models.JSONField(
+        default=dict, help_text="Category -> legal reason code stamped on the burned box."
+    )
+    default_exemption = models.CharField(max_length=64)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(window_length__gt=0), name="jurisdiction_window_positive"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.law})"
+
+
+class Submission(models.Model):
+    """One admission from an intake system, or one folder ingest run."""
+
+    class Channel(models.TextChoices):
+        API = "api", "REST API"
+        FOLDER = "folder", "Folder ingest"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    client = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions"
+    )
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.API)
+    external_ref = models.CharField(max_length=200)
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT)
+    sla_class = models.CharField(max_length=10, choices=SlaClass.choices)
+    received_at = models.DateTimeField()
+    statutory_deadline = models.DateTimeField()
+    priority_score = models.PositiveSmallIntegerField(default=50)
+    idempotency_key = models.CharField(max_length=200)
+    request_sha256 = models.CharField(
+        max_length=64, help_text="Hash of the canonical metadata and file hashes."
+    )
+    correlation_id = models.CharField(max_length=64, db_index=True)
+    policy_version = models.PositiveIntegerField()
+    # Protected content: the requester's names and phrases to redact. Read only by the
+    # detector; never logged, never in audit events, never in API responses.
+    search_terms = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["client", "idempotency_key"], name="submission_idempotency_key_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(priority_score__gte=0, priority_score__lte=100),
+                name="submission_priority_score_0_100",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.external_ref} ({self.id})"
+
+
+def job_key_for(
+    *, submission_id: uuid.UUID, object_id: str, source_sha256: str, policy_version: int
+) -> str:
+    """One job per (submission, object, content, policy): the retry-safe identity."""
+    raw = f"{submission_id}/{object_id}/{source_sha256}/{policy_version}"
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class Document(models.Model):
+    """One PDF of a submission. Immutable once created."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="documents")
+    object_id = models.CharField(max_length=1000, help_text="Path relative to the submission root.")
+    source_sha256 = models.CharField(max_length=64, db_index=True)
+    size = models.PositiveBigIntegerField()
+    page_count = models.PositiveIntegerField()
+    original_path = models.CharField(
+        max_length=200, help_text="Content-addressed name in the originals storage."
+    )
+    job_key = models.CharField(max_length=64, unique=True)
+    policy_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["submission", "object_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "object_id"], name="document_object_id_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.object_id} ({self.id})"
+
+
+class RejectedSubmission(models.Model):
+    """A refused admission, kept with its reasons. Never the file bytes or search terms."""
+
+    client = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rejected_submissions",
+    )
+    channel = models.CharField(max_length=10, choices=Submission.Channel.choices)
+    received_at = models.DateTimeField()
+    external_ref = models.CharField(max_length=200, blank=True)
+    idempotency_key = models.CharField(max_length=200, blank=True)
+    correlation_id = models.CharField(max_length=64, db_index=True)
+    reason_codes = models.JSONField(default=list)
+    errors = models.JSONField(default=list, help_text="Field, code and message per problem.")
+    files = models.JSONField(default=list, help_text="Per file: index, sha256, size.")
+
+    class Meta:
+        ordering = ["-received_at"]
+
+    def __str__(self) -> str:
+        return f"rejected {self.received_at:%Y-%m-%d %H:%M} {','.join(self.reason_codes)}"

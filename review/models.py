@@ -1,0 +1,343 @@
+"""The review queue: items, leases, proposals, approvals, outputs, failures and holds."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from intake.models import Document, SlaClass, Submission
+
+
+class Policy(models.Model):
+    """A version of the redaction policy. Rows are never edited: a change is a new version."""
+
+    version = models.PositiveIntegerField(unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.CharField(max_length=150)
+    note = models.CharField(max_length=300, blank=True)
+    categories = models.JSONField(default=list, help_text="Detector categories that are enabled.")
+    category_min_confidence = models.JSONField(
+        default=dict, help_text="Category -> minimum confidence (0-1) for a mark to be proposed."
+    )
+    review_threshold = models.FloatField(
+        default=0.9, help_text="Marks below this confidence make the item more urgent."
+    )
+    sla_hours = models.JSONField(
+        default=dict, help_text="SLA class -> hours from receipt, e.g. urgent 4, standard 24."
+    )
+    lease_minutes = models.PositiveIntegerField(default=15)
+    lease_max_minutes = models.PositiveIntegerField(
+        default=120, help_text="Heartbeats never extend a claim beyond this from its start."
+    )
+    warn_window_minutes = models.PositiveIntegerField(default=60)
+    max_attempts = models.PositiveIntegerField(default=3)
+    max_open_claims_per_reviewer = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-version"]
+        verbose_name_plural = "policies"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(review_threshold__gte=0, review_threshold__lte=1),
+                name="policy_review_threshold_0_1",
+            ),
+            models.CheckConstraint(condition=Q(lease_minutes__gt=0), name="policy_lease_positive"),
+            models.CheckConstraint(
+                condition=Q(lease_max_minutes__gte=F("lease_minutes")),
+                name="policy_lease_max_not_below_lease",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_attempts__gt=0), name="policy_attempts_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"policy v{self.version}"
+
+
+class ItemState(models.TextChoices):
+    ACCEPTED = "accepted", "Accepted"
+    PROPOSED = "proposed", "Proposed"
+    IN_REVIEW = "in_review", "In review"
+    APPROVED = "approved", "Approved"
+    SIGNED = "signed", "Signed"
+    FAILED = "failed", "Failed"
+
+
+TERMINAL_STATES = frozenset({ItemState.SIGNED, ItemState.FAILED})
+
+
+class Queue(models.TextChoices):
+    REVIEW = "review", "Review"
+    SENIOR_REVIEW = "senior_review", "Senior review"
+    COMPLIANCE_REVIEW = "compliance_review", "Compliance review"
+
+
+class Hold(models.TextChoices):
+    NONE = "none", "None"
+    SLA_BREACH = "sla_breach", "SLA breach"
+    LITIGATION = "litigation", "Litigation"
+    DEAD_LETTER = "dead_letter", "Dead letter"
+
+
+class ReviewItem(models.Model):
+    """The queue entry for one document. State changes only via `item_transition`."""
+
+    document = models.OneToOneField(Document, on_delete=models.PROTECT, related_name="item")
+    state = models.CharField(max_length=12, choices=ItemState.choices, default=ItemState.ACCEPTED)
+    queue = models.CharField(max_length=20, choices=Queue.choices, default=Queue.REVIEW)
+    hold = models.CharField(max_length=12, choices=Hold.choices, default=Hold.NONE)
+    sla_class = models.CharField(max_length=10, choices=SlaClass.choices)
+    deadline = models.DateTimeField()
+    priority = models.PositiveIntegerField(default=500, help_text="Lower is more urgent (0 = top).")
+    attempts = models.PositiveIntegerField(default=0)
+    last_failure_reason = models.CharField(max_length=200, blank=True)
+    state_changed_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["priority", "deadline", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(priority__gte=0, priority__lte=1000), name="item_priority_0_1000"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=ItemState.values), name="item_state_valid"
+            ),
+        ]
+        indexes = [
+            # Claim-next: the pool of one queue in urgency order.
+            models.Index(
+                fields=["queue", "priority", "deadline", "id"],
+                name="item_pool_idx",
+                condition=Q(state=ItemState.PROPOSED, hold=Hold.NONE),
+            ),
+            # Sweeps: only live items are scanned for deadlines.
+            models.Index(
+                fields=["deadline"],
+                name="item_live_deadline_idx",
+                condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED]),
+            ),
+        ]
+        permissions = [
+            ("review_queue", "Can claim items from the review queue"),
+            ("review_senior_queue", "Can claim items from the senior review queue"),
+            ("review_compliance_queue", "Can claim items from the compliance queue and holds"),
+        ]
+
+    def __str__(self) -> str:
+        return f"item {self.pk} ({self.state})"
+
+
+class Claim(models.Model):
+    """One lease of an item by a reviewer. Ended, never deleted."""
+
+    class Outcome(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        RELEASED = "released", "Released"
+        EXPIRED = "expired", "Expired"
+
+    item = models.ForeignKey(ReviewItem, on_delete=models.PROTECT, related_name="claims")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="claims"
+    )
+    claimed_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        ordering = ["-claimed_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["item"],
+                condition=Q(ended_at__isnull=True),
+                name="claim_one_open_per_item",
+            ),
+            models.CheckConstraint(
+                condition=(Q(ended_at__isnull=True) & Q(outcome=""))
+                | (Q(ended_at__isnull=False) & ~Q(outcome="")),
+                name="claim_ended_iff_outcome",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("claimed_at")), name="claim_expires_after_start"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["expires_at"],
+                name="claim_open_expiry_idx",
+                condition=Q(ended_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"claim {self.pk} on item {self.item_id}"
+
+
+class Proposal(models.Model):
+    """An immutable, versioned set of marks for a document. Edits make a new version."""
+
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="proposals")
+    version = models.PositiveIntegerField()
+    previous = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="next"
+    )
+    proposal_sha256 = models.CharField(max_length=64)
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+    policy_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["document", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "version"], name="proposal_version_unique"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="proposal_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"proposal v{self.version} of {self.document_id}"
+
+
+class Mark(models.Model):
+    """One proposed redaction box. Never the matched text: a salted hash at most."""
+
+    class Decision(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
+
+    proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="marks")
+    mark_key = models.CharField(max_length=32, help_text="Stable id across proposal versions.")
+    group = models.CharField(max_length=32, blank=True)
+    page = models.PositiveIntegerField(help_text="0-based page index.")
+    x0 = models.FloatField()
+    y0 = models.FloatField()
+    x1 = models.FloatField()
+    y1 = models.FloatField()
+    category = models.CharField(max_length=40)
+    legal_reason = models.CharField(max_length=64)
+    detector = models.CharField(max_length=40)
+    detector_version = models.CharField(max_length=20)
+    confidence = models.FloatField()
+    decision = models.CharField(max_length=10, choices=Decision.choices, default=Decision.PENDING)
+    text_hash = models.CharField(max_length=64, blank=True)
+    needs_manual_review = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["proposal", "page", "y0", "x0"]
+        constraints = [
+            models.UniqueConstraint(fields=["proposal", "mark_key"], name="mark_key_unique"),
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0, confidence__lte=1), name="mark_confidence_0_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(x0__gte=0, y0__gte=0, x1__lte=1, y1__lte=1)
+                & Q(x0__lte=F("x1"), y0__lte=F("y1")),
+                name="mark_box_normalized",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category} on page {self.page + 1}"
+
+
+class Approval(models.Model):
+    """A reviewer's sign-off, bound to the exact bytes seen (DESIGN rule 1)."""
+
+    item = models.ForeignKey(ReviewItem, on_delete=models.PROTECT, related_name="approvals")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    proposal = models.OneToOneField(Proposal, on_delete=models.PROTECT, related_name="approval")
+    proposal_sha256 = models.CharField(max_length=64)
+    source_sha256 = models.CharField(max_length=64)
+    preview_sha256 = models.CharField(max_length=64)
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-approved_at"]
+
+    def __str__(self) -> str:
+        return f"approval of {self.proposal}"
+
+
+class Artifact(models.Model):
+    """The redacted, signed output. One per (document, approved proposal)."""
+
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="artifacts")
+    proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="artifacts")
+    storage_path = models.CharField(max_length=200)
+    output_sha256 = models.CharField(max_length=64)
+    signature = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    signed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document", "proposal"], name="artifact_one_per_document_proposal"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"artifact {self.output_sha256[:12]}"
+
+
+class DeadLetter(models.Model):
+    """An item that failed for good. References and reasons only, never content."""
+
+    item = models.ForeignKey(ReviewItem, on_delete=models.PROTECT, related_name="dead_letters")
+    attempts = models.PositiveIntegerField()
+    last_reason = models.CharField(max_length=200)
+    failed_at = models.DateTimeField()
+    escalated_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-failed_at"]
+        indexes = [
+            models.Index(
+                fields=["failed_at"],
+                name="deadletter_unescalated_idx",
+                condition=Q(escalated_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"dead letter for item {self.item_id}"
+
+
+class LegalHold(models.Model):
+    """A hard stop on a submission or a document until lifted."""
+
+    submission = models.ForeignKey(
+        Submission, on_delete=models.PROTECT, null=True, blank=True, related_name="legal_holds"
+    )
+    document = models.ForeignKey(
+        Document, on_delete=models.PROTECT, null=True, blank=True, related_name="legal_holds"
+    )
+    reason = models.CharField(max_length=300)
+    placed_by = models.CharField(max_length=150)
+    placed_at = models.DateTimeField()
+    lifted_by = models.CharField(max_length=150, blank=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lift_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-placed_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(submission__isnull=False) & Q(document__isnull=True))
+                | (Q(submission__isnull=True) & Q(document__isnull=False)),
+                name="legalhold_exactly_one_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        target = (
+            f"submission {self.submission_id}"
+            if self.submission_id
+            else f"document {self.document_id}"
+        )
+        return f"legal hold on {target}"

@@ -1,0 +1,46 @@
+"""Mark boxes: normalized (0-1) on the unrotated page, and back.
+
+PyMuPDF reports words and takes annotation rectangles in *unrotated* page space,
+measured from the top-left of the crop box. A mark stores that space divided by the
+crop box size, so the same box survives any /Rotate and any non-zero crop origin.
+Drawing on a rendered page image needs the rotated space: use `display_rect`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pymupdf
+
+
+class Box(NamedTuple):
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def _clamp(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def normalize(page: pymupdf.Page, rect: pymupdf.Rect) -> Box:
+    """Unrotated page rectangle -> normalized box, clamped to the page."""
+    width, height = page.cropbox.width, page.cropbox.height
+    return Box(
+        _clamp(rect.x0 / width),
+        _clamp(rect.y0 / height),
+        _clamp(rect.x1 / width),
+        _clamp(rect.y1 / height),
+    )
+
+
+def page_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
+    """Normalized box -> unrotated page rectangle (for get_text clips and annotations)."""
+    width, height = page.cropbox.width, page.cropbox.height
+    return pymupdf.Rect(box[0] * width, box[1] * height, box[2] * width, box[3] * height)
+
+
+def display_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
+    """Normalized box -> rectangle on the page as shown (rotation applied), in points."""
+    return page_rect(page, box) * page.rotation_matrix

@@ -1,0 +1,90 @@
+"""Test data built the way the service builds it (until intake exists, rows made directly)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import itertools
+import uuid
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from audit.clock import db_now
+from intake.models import Document, Jurisdiction, Submission, job_key_for
+from review.models import ItemState, ReviewItem
+from review.services import item_transition
+
+_counter = itertools.count(1)
+
+# The shortest legal path from `accepted` to each state.
+PATH_TO = {
+    ItemState.ACCEPTED: [],
+    ItemState.PROPOSED: [ItemState.PROPOSED],
+    ItemState.IN_REVIEW: [ItemState.PROPOSED, ItemState.IN_REVIEW],
+    ItemState.APPROVED: [ItemState.PROPOSED, ItemState.IN_REVIEW, ItemState.APPROVED],
+    ItemState.SIGNED: [
+        ItemState.PROPOSED,
+        ItemState.IN_REVIEW,
+        ItemState.APPROVED,
+        ItemState.SIGNED,
+    ],
+    ItemState.FAILED: [ItemState.FAILED],
+}
+
+
+def user_create(username: str | None = None, *, role: str | None = None):
+    user = get_user_model().objects.create_user(
+        username=username or f"user{next(_counter)}", password="pw-for-tests-only"
+    )
+    if role:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def submission_create(*, client=None, correlation_id: str = "") -> Submission:
+    now = db_now()
+    return Submission.objects.create(
+        client=client or user_create(),
+        external_ref=f"REF-{next(_counter)}",
+        jurisdiction=Jurisdiction.objects.get(code="US-FED"),
+        sla_class="standard",
+        received_at=now,
+        statutory_deadline=now + dt.timedelta(days=28),
+        idempotency_key=str(uuid.uuid4()),
+        request_sha256="0" * 64,
+        correlation_id=correlation_id or uuid.uuid4().hex,
+        policy_version=1,
+    )
+
+
+def document_create(*, submission: Submission | None = None, object_id: str = "") -> Document:
+    submission = submission or submission_create()
+    object_id = object_id or f"doc-{next(_counter)}.pdf"
+    sha = hashlib.sha256(object_id.encode()).hexdigest()
+    return Document.objects.create(
+        submission=submission,
+        object_id=object_id,
+        source_sha256=sha,
+        size=1,
+        page_count=1,
+        original_path=f"sha256/{sha}.pdf",
+        job_key=job_key_for(
+            submission_id=submission.id, object_id=object_id, source_sha256=sha, policy_version=1
+        ),
+        policy_version=1,
+    )
+
+
+def item_create(*, state: str = ItemState.ACCEPTED, document: Document | None = None) -> ReviewItem:
+    document = document or document_create()
+    now = db_now()
+    item = ReviewItem.objects.create(
+        document=document,
+        sla_class="standard",
+        deadline=now + dt.timedelta(hours=24),
+        state_changed_at=now,
+    )
+    for step in PATH_TO[ItemState(state)]:
+        item = item_transition(item_id=item.pk, to_state=step, actor="system:test-setup")
+    return item
