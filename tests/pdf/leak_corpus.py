@@ -77,7 +77,9 @@ def _text_case(name: str, rotation: int = 0, **text_options: object) -> LeakCase
     doc = pymupdf.open()
     page = _new_page(doc, rotation)
     canary = canary_for(name)
-    page.insert_text((72, 200), f"Requester name {canary} and file number", fontsize=11, **text_options)
+    page.insert_text(
+        (72, 200), f"Requester name {canary} and file number", fontsize=11, **text_options
+    )
     return _finish(name, doc, [_word_rect(page, canary)])
 
 
@@ -252,7 +254,7 @@ def earlier_revision() -> LeakCase:
         doc = pymupdf.open()
         page = _new_page(doc)
         page.insert_text((72, 200), canary, fontsize=11)
-        doc.save(path)  # uncompressed, so the canary sits in revision 1 as plain text
+        doc.save(path, expand=255)  # uncompressed: the canary sits in revision 1 as hex text
         doc.close()
         doc = pymupdf.open(path)
         page = doc[0]
@@ -292,7 +294,9 @@ CASES: dict[str, Callable[[], LeakCase]] = {
 }
 
 
-def text_document(pages: int, *, marks_per_page: int = 3, seed: int = 7) -> tuple[bytes, list[RedactionMark]]:
+def text_document(
+    pages: int, *, marks_per_page: int = 3, seed: int = 7
+) -> tuple[bytes, list[RedactionMark]]:
     """A plain multi-page text document with a few marks per page (benchmarks, verifier)."""
     doc = pymupdf.open()
     marks: list[RedactionMark] = []

@@ -1,0 +1,134 @@
+"""Burn approved redaction marks into a PDF.
+
+`burn_in` is also what the reviewer's preview renders, so it is deterministic (same
+input, same bytes) and does no sanitizing: metadata, attachments, scripts and old
+revisions are `sanitize`'s job, and `verify` is the gate. What it does:
+
+- Annotations and form fields are baked into page content first. A viewer paints them
+  above the page, so otherwise a FreeText note or a field value lying over a mark would
+  still show on top of the black box, and the preview would disagree with the release.
+- Redaction annotations already in the original are deleted unapplied: only marks a
+  human approved may remove content.
+- Each mark becomes a redaction that removes text, the image pixels and the touched
+  vector graphics under it, is filled black, and is stamped with its legal reason in
+  small white text (skipped when the box is too small to hold it legibly).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pymupdf
+
+from review.pdf.geometry import Box, display_rect, page_rect
+
+BLACK = (0.0, 0.0, 0.0)
+WHITE = (1.0, 1.0, 1.0)
+STAMP_FONT = "helv"
+STAMP_MAX_SIZE = 8.0
+# Below this the stamp is unreadable on screen and in print; keep the fill only.
+STAMP_MIN_SIZE = 3.0
+# Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
+# same bytes (MuPDF otherwise draws a fresh random /ID on every save).
+SAVE_OPTIONS = {"garbage": 4, "deflate": True, "clean": True, "no_new_id": True}
+
+
+@dataclass(frozen=True)
+class RedactionMark:
+    page: int  # 0-based
+    box: Box  # normalized, unrotated page space (see geometry.py)
+    legal_reason: str  # exemption code stamped on the box, e.g. "(b)(6)"
+
+
+def open_pdf(pdf: bytes) -> pymupdf.Document:
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    if doc.needs_pass:
+        doc.close()
+        raise ValueError("encrypted PDF")
+    return doc
+
+
+def check_page(page: int, page_count: int) -> None:
+    if not 0 <= page < page_count:
+        raise ValueError(f"mark on page {page} outside 0..{page_count - 1}")
+
+
+def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
+    """Apply the approved `marks` to `pdf` and return the rewritten file."""
+    doc = open_pdf(pdf)
+    try:
+        per_page: dict[int, list[RedactionMark]] = defaultdict(list)
+        for mark in marks:
+            check_page(mark.page, doc.page_count)
+            per_page[mark.page].append(mark)
+        _drop_foreign_redactions(doc)
+        doc.bake(annots=True, widgets=True)
+        for page_no in sorted(per_page):
+            _burn_page(doc[page_no], per_page[page_no])
+        return doc.tobytes(**SAVE_OPTIONS)
+    finally:
+        doc.close()
+
+
+def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
+    for page in doc:
+        foreign = [a.xref for a in page.annots(types=(pymupdf.PDF_ANNOT_REDACT,))]
+        for xref in foreign:
+            page.delete_annot(page.load_annot(xref))
+
+
+def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
+    rects = [page_rect(page, mark.box) for mark in marks]
+    for rect in rects:
+        page.add_redact_annot(rect, fill=BLACK, cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
+    shape = page.new_shape()
+    for mark, rect in zip(marks, rects, strict=True):
+        _stamp(page, shape, rect, mark)
+    shape.commit()
+
+
+def _stamp(
+    page: pymupdf.Page, shape: pymupdf.Shape, rect: pymupdf.Rect, mark: RedactionMark
+) -> None:
+    """Write the legal reason in white, upright as the page is displayed.
+
+    `insert_textbox` works in unrotated space; `rotate=page.rotation` makes the text
+    upright on screen. A box that is taller than wide on screen gets the text turned a
+    further 90 degrees, so it runs along the box's long side.
+    """
+    reason = mark.legal_reason.strip()
+    if not reason or rect.is_empty:
+        return
+    shown = display_rect(page, mark.box)
+    upright = shown.width >= shown.height
+    along, across = (shown.width, shown.height) if upright else (shown.height, shown.width)
+    rotate = page.rotation % 360 if upright else (page.rotation + 90) % 360
+    # One line: the reason must fit the long side with a margin, and the line height
+    # (about 1.2 x size in insert_textbox) the short side.
+    per_point = pymupdf.get_text_length(reason, fontname=STAMP_FONT, fontsize=1.0)
+    size = min(STAMP_MAX_SIZE, (along - 2.0) / per_point, across / 1.25)
+    while size >= STAMP_MIN_SIZE:
+        # A negative result means it did not fit and nothing was written.
+        written = shape.insert_textbox(
+            rect, reason, fontname=STAMP_FONT, fontsize=size, color=WHITE, align=1, rotate=rotate
+        )
+        if written >= 0:
+            return
+        size -= 0.5
+
+
+def render_page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = 100) -> bytes:
+    """Render one page (rotation applied, annotations included) as PNG bytes."""
+    doc = open_pdf(pdf) if isinstance(pdf, bytes) else pdf
+    try:
+        return doc[page].get_pixmap(dpi=dpi, annots=True).tobytes("png")
+    finally:
+        if doc is not pdf:
+            doc.close()

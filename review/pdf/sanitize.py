@@ -1,0 +1,309 @@
+"""Strip every place a PDF can hide content a reader does not see on the page.
+
+Runs on `redact.burn_in` output, whose annotations and fields are already baked into
+the page, so whatever annotation objects remain are not part of the reviewed picture
+and are dropped whole (widgets, popups, links, sticky notes). What goes:
+
+- document info and XMP metadata (catalog, pages, images, any /Metadata stream);
+- annotations of every kind, the AcroForm and its field values;
+- the /Names tree (embedded files, document JavaScript), /OpenAction and every /AA
+  additional-actions entry, so no script or action survives;
+- the outline (bookmark titles carry text), article threads, page thumbnails,
+  /PieceInfo (private application data), the structure tree (/ActualText and /Alt
+  strings can repeat page text);
+- invisible text: render mode 3, OCR "GlyphLessFont" layers, text in an optional-content
+  group that is OFF. All of it is dropped, not only what lies under a mark: the reviewer
+  approved what the page shows, and text nobody can see was never reviewed. The cost is
+  that an OCR'd scan is no longer searchable;
+- optional content is flattened: painting inside marked content of an OFF group is cut
+  from page and form content streams, images and forms tagged with an OFF group are
+  blanked, and /OCProperties is removed, so what was visible stays visible;
+- earlier revisions: the file is saved as a full rewrite with garbage collection, so
+  there is exactly one revision and no unreferenced object.
+
+Page labels and viewer preferences stay: they are structural, not content.
+Residual (verify.py is the gate): an OFF-layer property name is looked up in the stream
+owner's own /Resources only (not inherited from /Pages); text outside the crop box that
+is not invisible is kept (verify extracts without clipping and flags redacted values).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pymupdf
+
+from review.pdf.geometry import Box, page_rect
+from review.pdf.redact import SAVE_OPTIONS, open_pdf
+
+CATALOG_KEYS = (
+    "Names",  # EmbeddedFiles, JavaScript, templates
+    "OpenAction",
+    "AA",
+    "Outlines",
+    "AcroForm",
+    "OCProperties",
+    "Metadata",
+    "Threads",
+    "PieceInfo",
+    "StructTreeRoot",
+    "MarkInfo",
+    "Collection",  # portfolio view of embedded files
+    "SpiderInfo",
+    "URI",
+    "Perms",
+    "DSS",
+    "Info",  # MuPDF puts a /Producer-only /Info here in new documents
+)
+PAGE_KEYS = ("Annots", "AA", "Thumb", "PieceInfo", "Metadata", "B")
+
+
+def sanitize(pdf: bytes) -> bytes:
+    doc = open_pdf(pdf)
+    try:
+        off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
+        if off_groups:
+            _drop_hidden_content(doc, off_groups)
+        for page in doc:
+            _drop_invisible_text(page)
+            _delete_keys(doc, page.xref, PAGE_KEYS)
+        _blank_hidden_xobjects(doc, off_groups)
+        _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
+        _drop_metadata_objects(doc)
+        doc.set_metadata({})
+        _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
+        return doc.tobytes(**SAVE_OPTIONS)
+    finally:
+        doc.close()
+
+
+def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> None:
+    """Remove dictionary keys outright.
+
+    `xref_set_key(..., "null")` writes a literal `/Key null`, which is equivalent for a
+    PDF reader but trips pyHanko when it later appends a signature widget to /Annots.
+    """
+    pdf = pymupdf.mupdf.pdf_specifics(doc.this)
+    obj = pymupdf.mupdf.pdf_trailer(pdf) if xref == -1 else pymupdf.mupdf.pdf_load_object(pdf, xref)
+    for key in keys:
+        pymupdf.mupdf.pdf_dict_dels(obj, key)
+
+
+def _drop_invisible_text(page: pymupdf.Page) -> None:
+    """Remove text nobody sees: render mode 3, zero alpha, OCR layers, OFF layers.
+
+    A whole-page redaction with TEXT_REMOVE_INVISIBLE touches only invisible glyphs;
+    images and line art are left alone and, with no fill, nothing is painted.
+    """
+    page.add_redact_annot(page_rect(page, Box(0.0, 0.0, 1.0, 1.0)), cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE_INVISIBLE,
+    )
+
+
+def _drop_hidden_content(doc: pymupdf.Document, off_groups: set[int]) -> None:
+    """Flatten optional content: cut what an OFF layer hides from every content stream.
+
+    Neither redaction (even TEXT_REMOVE_INVISIBLE) nor MuPDF's content cleaning drops
+    marked content of an OFF group, and once /OCProperties is gone a viewer would paint
+    it. Runs before any other rewrite so marked-content sections are still intact.
+    """
+    for page in doc:
+        for xref in page.get_contents():
+            _filter_stream(doc, xref, page.xref, off_groups)
+    for xref in range(1, doc.xref_length()):
+        if doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref):
+            _filter_stream(doc, xref, xref, off_groups)
+
+
+def _filter_stream(doc: pymupdf.Document, xref: int, owner: int, off_groups: set[int]) -> None:
+    data = doc.xref_stream(xref)
+    if not data or b"BDC" not in data:
+        return
+
+    def hidden(operands: list[bytes]) -> bool:
+        if len(operands) != 2 or operands[0] != b"/OC":
+            return False
+        ref = operands[1]
+        if ref.startswith(b"/"):
+            kind, value = doc.xref_get_key(
+                owner, "Resources/Properties/" + ref[1:].decode("latin-1")
+            )
+            if kind != "xref":
+                return False
+            return _names_off_group(doc, int(value.split()[0]), off_groups)
+        # An inline membership dictionary: hidden if it names any OFF group.
+        return any(int(n) in off_groups for n in re.findall(rb"(\d+)\s+\d+\s+R", ref))
+
+    filtered = filter_optional_content(data, hidden)
+    if filtered != data:
+        doc.update_stream(xref, filtered)
+
+
+def _blank_hidden_xobjects(doc: pymupdf.Document, off_groups: set[int]) -> None:
+    """Empty images and form XObjects whose /OC names an OFF group.
+
+    Without /OCProperties a viewer ignores /OC and would paint them, showing content
+    the reviewer never saw. An /OCMD (membership dictionary) is treated as hidden when
+    it names any OFF group, which errs towards removing.
+    """
+    if not off_groups:
+        return
+    for xref in range(1, doc.xref_length()):
+        kind, value = doc.xref_get_key(xref, "OC")
+        if kind != "xref":
+            continue
+        if not _names_off_group(doc, int(value.split()[0]), off_groups):
+            continue
+        subtype = doc.xref_get_key(xref, "Subtype")[1]
+        if subtype == "/Image":
+            # A 1x1 stencil mask whose only sample is "do not paint": the placement
+            # stays valid and nothing is drawn, so visible content under it survives.
+            doc.update_object(
+                xref,
+                "<</Type/XObject/Subtype/Image/Width 1/Height 1/ImageMask true"
+                "/BitsPerComponent 1/Decode[0 1]>>",
+            )
+            doc.update_stream(xref, b"\xff")
+        elif subtype == "/Form":
+            doc.update_stream(xref, b"")
+        _delete_keys(doc, xref, ("OC",))
+
+
+def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) -> bool:
+    if oc_xref in off_groups:
+        return True
+    # An /OCMD lists its groups under /OCGs (a reference or an array of references).
+    kind, value = doc.xref_get_key(oc_xref, "OCGs")
+    if kind not in ("xref", "array"):
+        return False
+    refs = value.strip("[]").split()
+    return any(int(token) in off_groups for token in refs[::3] if token.isdigit())
+
+
+def _drop_metadata_objects(doc: pymupdf.Document) -> None:
+    """XMP can hang off the catalog, pages, images and fonts; drop every copy."""
+    doc.del_xml_metadata()
+    for xref in range(1, doc.xref_length()):
+        if doc.xref_get_key(xref, "Metadata")[0] != "null":
+            _delete_keys(doc, xref, ("Metadata",))
+
+
+# --- A minimal content-stream lexer, just enough to find marked-content sections. ---
+
+_DELIMS = b"()<>[]{}/%"
+_WHITE = b" \t\r\n\f\x00"
+# Inside a hidden section, painting is suppressed but graphics state still changes
+# (ISO 32000-1, 8.11.3.2), so only painting operators are cut: paths are ended with
+# "n", shown text dropped ("'" keeps its line move), XObjects and shadings skipped.
+_PATH_PAINT = {b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+_DROP = {b"Tj", b"TJ", b"Do", b"sh", b"BI"}
+
+
+def _lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
+    """Yield (start, end, is_operator) for each token; an inline image is one "BI" token."""
+    i, n, depth = 0, len(data), 0
+    while i < n:
+        c = data[i]
+        if c in _WHITE:
+            i += 1
+        elif c == 0x25:  # % comment
+            while i < n and data[i] not in b"\r\n":
+                i += 1
+        elif c == 0x28:  # ( literal string, nested parentheses and escapes
+            start, level = i, 0
+            while i < n:
+                if data[i] == 0x5C:
+                    i += 2
+                    continue
+                level += {0x28: 1, 0x29: -1}.get(data[i], 0)
+                i += 1
+                if level == 0:
+                    break
+            yield start, i, False
+        elif data.startswith(b"<<", i) or data.startswith(b">>", i):
+            depth += 1 if data[i] == 0x3C else -1
+            yield i, i + 2, False
+            i += 2
+        elif c == 0x3C:  # <hex string>
+            end = data.find(b">", i)
+            end = n if end < 0 else end + 1
+            yield i, end, False
+            i = end
+        elif c in b"[]{}":
+            depth += 1 if c in b"[{" else -1
+            yield i, i + 1, False
+            i += 1
+        else:
+            start = i
+            i += 1
+            while i < n and data[i] not in _WHITE and data[i] not in _DELIMS:
+                i += 1
+            if c == 0x2F:
+                yield start, i, False
+                continue
+            word = data[start:i]
+            if word == b"BI":  # inline image: skip binary data up to a delimited EI
+                end = data.find(b"EI", i)
+                while end >= 0 and not (
+                    data[end - 1] in _WHITE and (end + 2 >= n or data[end + 2] in _WHITE)
+                ):
+                    end = data.find(b"EI", end + 2)
+                i = n if end < 0 else end + 2
+                yield start, i, True
+                continue
+            is_operator = depth == 0 and not _is_operand(word)
+            yield start, i, is_operator
+
+
+def _is_operand(word: bytes) -> bool:
+    if word in (b"true", b"false", b"null", b"R"):
+        return True
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) -> bytes:
+    """Cut the painting operators inside marked content for which `hidden` is true.
+
+    `hidden` receives the operands of each BDC (for optional content: b"/OC" and the
+    property name or inline dictionary).
+    """
+    out: list[bytes] = []
+    operands: list[tuple[int, int]] = []
+    stack: list[bool] = []  # one entry per open BMC/BDC: is this section hidden?
+    cursor = 0  # start of the pending operation (operands + operator)
+    for start, end, is_operator in _lex(data):
+        if not is_operator:
+            operands.append((start, end))
+            continue
+        op = data[start:end]
+        values = [data[a:b] for a, b in operands]
+        inside_hidden = any(stack)
+        if op == b"BDC":
+            stack.append(hidden(values))
+        elif op == b"BMC":
+            stack.append(False)
+        elif op == b"EMC":
+            if stack:
+                stack.pop()
+        if inside_hidden and op in _PATH_PAINT:
+            out.append(b" n")
+        elif inside_hidden and op in (b"'", b'"'):
+            out.append(b" T*")
+        elif inside_hidden and op in _DROP:
+            pass
+        elif any(stack) and op == b"BDC" or inside_hidden and op in (b"BDC", b"BMC", b"EMC"):
+            pass  # hidden sections vanish with their markers
+        else:
+            out.append(data[cursor:end])
+        operands = []
+        cursor = end
+    out.append(data[cursor:])
+    return b"".join(out)

@@ -1,0 +1,347 @@
+"""The release gate: prove an output leaks nothing that was approved for redaction.
+
+`verify(original, output, marks)` reopens the output and checks it against the
+original. The redacted strings are recomputed here from the original (the words under
+each approved box), used in memory only, and never reported: a `Failure` carries a
+machine code, a page or object number and a count, nothing else.
+
+Checks (codes):
+- `unreadable`, `page_count_changed`, `multiple_revisions` (exactly one %%EOF and one
+  xref section; a signature's revision is added after this gate, see sign.py);
+- `text_under_box`: a word on the output page overlaps an approved box (beyond a small
+  tolerance), other than the legal-reason stamp;
+- `redacted_string_present`: a redacted token (3+ characters) found in the output's
+  extracted text, annotation contents, form values, metadata, XMP, outline, attachment
+  names, or any decompressed stream or object. Extracted text is the primary net;
+  content streams may encode text as glyph ids, so the raw scan is a best-effort extra.
+  A token that also appears as *visible* text outside every box in the original (such
+  as "and") is allowed up to that many occurrences in the extracted text and is not
+  searched in raw bytes; invisible duplicates (render mode 3, OCR layers) give no
+  allowance, so a hidden copy of a redacted value elsewhere is caught;
+- `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
+  `metadata`, `optional_content`;
+- `collateral_damage`: visible words of the original that touch no box are missing from
+  the output page (beyond a 0.2 % tolerance for extraction quirks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from review.pdf.geometry import page_rect
+from review.pdf.redact import RedactionMark, check_page, open_pdf
+
+# Words that only graze a box (a line box's leading, a neighbour cut at the box edge)
+# are not "under" it: the overlap must exceed this many points in both directions.
+TOLERANCE_PT = 1.0
+MIN_TOKEN_LEN = 3
+COLLATERAL_TOLERANCE = 0.002
+# Extract without clipping to the media box: text placed off the page is a hiding place.
+# (Span alpha and char_flags come without TEXT_COLLECT_STYLES, which costs ~4x.)
+TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_MEDIABOX_CLIP
+HIDDEN_FONT = "GlyphLessFont"  # Tesseract's invisible OCR layer
+VISIBLE_CHAR_FLAGS = pymupdf.mupdf.FZ_STEXT_FILLED | pymupdf.mupdf.FZ_STEXT_STROKED
+# Stream kinds whose bytes are not text: skipped by the raw scan (speed, false hits).
+BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
+STRIP = "\"'()[]{}<>.,;:!?"
+
+
+@dataclass(frozen=True)
+class Failure:
+    code: str
+    page: int | None = None  # 0-based
+    xref: int | None = None  # PDF object number, for stream and object hits
+    count: int = 1
+
+
+@dataclass
+class VerificationReport:
+    ok: bool
+    failures: list[Failure] = field(default_factory=list)
+
+    def codes(self) -> set[str]:
+        return {failure.code for failure in self.failures}
+
+
+# Plain (x0, y0, x1, y1) tuples: pymupdf.Rect construction dominated verify's profile.
+Quad = tuple[float, float, float, float]
+
+
+@dataclass
+class _PageWords:
+    words: list[tuple[Quad, str]]
+    hidden: list[Quad]  # bboxes of invisible spans
+
+    def visible(self) -> Iterable[tuple[Quad, str]]:
+        for rect, text in self.words:
+            if not any(_mostly_inside(rect, span) for span in self.hidden):
+                yield rect, text
+
+
+def verify(original: bytes, output: bytes, marks: Sequence[RedactionMark]) -> VerificationReport:
+    failures: list[Failure] = []
+    src = open_pdf(original)
+    try:
+        for mark in marks:
+            check_page(mark.page, src.page_count)
+        try:
+            out = open_pdf(output)
+        except (RuntimeError, ValueError):
+            return VerificationReport(ok=False, failures=[Failure("unreadable")])
+        try:
+            failures.extend(_check(src, out, output, marks))
+        finally:
+            out.close()
+    finally:
+        src.close()
+    return VerificationReport(ok=not failures, failures=failures)
+
+
+def _check(
+    src: pymupdf.Document, out: pymupdf.Document, output: bytes, marks: Sequence[RedactionMark]
+) -> list[Failure]:
+    failures = _structure_failures(out, output)
+    if src.page_count != out.page_count:
+        failures.append(Failure("page_count_changed"))
+        return failures
+
+    per_page: dict[int, list[Quad]] = {}
+    for mark in marks:
+        box = page_rect(src[mark.page], mark.box)
+        per_page.setdefault(mark.page, []).append((box.x0, box.y0, box.x1, box.y1))
+    boxes = {page_no: _Boxes(quads) for page_no, quads in per_page.items()}
+    no_boxes = _Boxes([])
+    stamp_tokens = {token for mark in marks for token in mark.legal_reason.split()}
+
+    redacted: set[str] = set()
+    allowance: Counter[str] = Counter()  # visible occurrences outside every box
+    original_pages = [_page_words(page, with_hidden=True) for page in src]
+    for page_no, page_words in enumerate(original_pages):
+        page_boxes = boxes.get(page_no, no_boxes)
+        for rect, text in page_words.words:
+            if page_boxes.overlap(rect):
+                redacted.update(_tokens(text))
+        for rect, text in page_words.visible():
+            if not page_boxes.touch(rect):
+                allowance.update(_tokens(text))
+    redacted -= {token for raw in stamp_tokens for token in _tokens(raw)}
+
+    found: Counter[str] = Counter()
+    for page_no, page in enumerate(out):
+        page_words = _page_words(page, with_hidden=False)
+        page_boxes = boxes.get(page_no, no_boxes)
+        under = sum(
+            1
+            for rect, text in page_words.words
+            if text not in stamp_tokens and page_boxes.overlap(rect)
+        )
+        if under:
+            failures.append(Failure("text_under_box", page=page_no, count=under))
+        # Distinctive tokens are searched as substrings (a value glued to a neighbour
+        # still counts); common ones are counted as whole words against the allowance.
+        page_text = " ".join(text for _, text in page_words.words)
+        page_tokens = Counter(token for _, text in page_words.words for token in _tokens(text))
+        hits = 0
+        for token in redacted:
+            if token in allowance:
+                found[token] += page_tokens[token]
+            else:
+                hits += page_text.count(token)
+        if hits:
+            failures.append(Failure("redacted_string_present", page=page_no, count=hits))
+        missing = _missing(original_pages[page_no], page_words, page_boxes)
+        if missing > len(original_pages[page_no].words) * COLLATERAL_TOLERANCE:
+            failures.append(Failure("collateral_damage", page=page_no, count=missing))
+
+    over = sum(1 for token in redacted if token in allowance and found[token] > allowance[token])
+    if over:
+        failures.append(Failure("redacted_string_present", count=over))
+    distinctive = {token for token in redacted if token not in allowance}
+    if distinctive:
+        failures.extend(_side_channel_hits(out, distinctive))
+    return failures
+
+
+def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
+    failures = []
+    eof_markers = output.count(b"%%EOF")
+    if eof_markers != 1 or out.version_count > 1:
+        failures.append(Failure("multiple_revisions", count=max(eof_markers, out.version_count)))
+    if out.embfile_count():
+        failures.append(Failure("embedded_file", count=out.embfile_count()))
+    if any(value for key, value in out.metadata.items() if key not in ("format", "encryption")):
+        failures.append(Failure("metadata"))
+    if out.get_xml_metadata():
+        failures.append(Failure("metadata"))
+    if out.get_toc(simple=True):
+        failures.append(Failure("outline"))
+    catalog = out.pdf_catalog()
+    if out.xref_get_key(catalog, "OCProperties")[0] != "null":
+        failures.append(Failure("optional_content", xref=catalog))
+    for key in ("OpenAction", "AA"):
+        if out.xref_get_key(catalog, key)[0] != "null":
+            failures.append(Failure("action", xref=catalog))
+    for page_no, page in enumerate(out):
+        annots = [a for a in page.annots() if a.type[0] != pymupdf.PDF_ANNOT_WIDGET]
+        if annots:
+            failures.append(Failure("annotation", page=page_no, count=len(annots)))
+        widgets = list(page.widgets())
+        if widgets:
+            failures.append(Failure("form_field", page=page_no, count=len(widgets)))
+        if out.xref_get_key(page.xref, "AA")[0] != "null":
+            failures.append(Failure("action", page=page_no, xref=page.xref))
+    for xref in range(1, out.xref_length()):
+        kind = out.xref_get_key(xref, "Type")[1]
+        if kind == "/EmbeddedFile" or out.xref_get_key(xref, "EF")[0] != "null":
+            failures.append(Failure("embedded_file", xref=xref))
+        if (
+            out.xref_get_key(xref, "S")[1] == "/JavaScript"
+            or out.xref_get_key(xref, "JS")[0] != "null"
+            or out.xref_get_key(xref, "JavaScript")[0] != "null"
+        ):
+            failures.append(Failure("javascript", xref=xref))
+        elif out.xref_get_key(xref, "AA")[0] != "null":
+            failures.append(Failure("action", xref=xref))
+    return failures
+
+
+def _side_channel_hits(out: pymupdf.Document, tokens: set[str]) -> list[Failure]:
+    """Search everything that is not page text: metadata, annotations, objects, streams."""
+    failures = []
+    strings: list[str] = [str(value) for value in out.metadata.values() if value]
+    strings.append(out.get_xml_metadata())
+    strings.extend(str(entry[1]) for entry in out.get_toc(simple=True))
+    strings.extend(out.embfile_names())
+    for page in out:
+        for annot in page.annots():
+            strings.extend(str(value) for value in annot.info.values())
+        for widget in page.widgets():
+            strings.append(str(widget.field_value or ""))
+    if any(token in text for text in strings for token in tokens):
+        failures.append(Failure("redacted_string_present"))
+
+    needles = _needles(tokens)
+    for xref in range(1, out.xref_length()):
+        obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
+        if any(needle in obj for needle in needles):
+            failures.append(Failure("redacted_string_present", xref=xref))
+            continue
+        if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
+            continue
+        try:
+            data = out.xref_stream(xref)
+        except (RuntimeError, ValueError):  # an undecodable filter: fall back to raw bytes
+            data = out.xref_stream_raw(xref)
+        if data and any(needle in data for needle in needles):
+            failures.append(Failure("redacted_string_present", xref=xref))
+    return failures
+
+
+def _needles(tokens: set[str]) -> list[bytes]:
+    """Byte forms a token takes in PDF syntax: literal, hex, and UTF-16BE hex."""
+    needles = []
+    for token in tokens:
+        needles.append(token.encode("utf-8"))
+        needles.append(token.encode("utf-8").hex().encode())
+        needles.append(token.encode("utf-8").hex().upper().encode())
+        needles.append(token.encode("utf-16-be").hex().upper().encode())
+        needles.append(token.encode("utf-16-be"))
+    return needles
+
+
+def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
+    if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
+        return True
+    return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program
+
+
+def _page_words(page: pymupdf.Page, *, with_hidden: bool) -> _PageWords:
+    textpage = page.get_textpage(flags=TEXT_FLAGS)
+    words = [(w[:4], w[4]) for w in page.get_text("words", textpage=textpage)]
+    hidden = []
+    if with_hidden:
+        for block in page.get_text("dict", textpage=textpage)["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    if _is_hidden(span):
+                        x0, y0, x1, y1 = span["bbox"]
+                        hidden.append((x0, y0, x1, y1))
+    return _PageWords(words=words, hidden=hidden)
+
+
+def _is_hidden(span: dict) -> bool:
+    if span.get("alpha") == 0 or span.get("font", "").split("+")[-1] == HIDDEN_FONT:
+        return True
+    return not span.get("char_flags", VISIBLE_CHAR_FLAGS) & VISIBLE_CHAR_FLAGS
+
+
+def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
+    expected = Counter(text for rect, text in before.visible() if not boxes.touch(rect))
+    present = Counter(text for _, text in after.words)
+    return sum((expected - present).values())
+
+
+def _tokens(text: str) -> set[str]:
+    tokens = set()
+    for raw in re.split(r"\s+", text):
+        token = raw.strip(STRIP)
+        if len(token) >= MIN_TOKEN_LEN:
+            tokens.add(token)
+    return tokens
+
+
+class _Boxes:
+    """The approved boxes of one page, with a cheap reject against their union."""
+
+    def __init__(self, quads: list[Quad]) -> None:
+        self.quads = quads
+        self.bounds: Quad = (
+            (
+                min(q[0] for q in quads),
+                min(q[1] for q in quads),
+                max(q[2] for q in quads),
+                max(q[3] for q in quads),
+            )
+            if quads
+            else (0.0, 0.0, 0.0, 0.0)
+        )
+
+    def overlap(self, rect: Quad) -> bool:
+        """Some box covers `rect` deeper than the tolerance: the word is under it."""
+        if not self.quads or not _touches(rect, self.bounds):
+            return False
+        return any(_overlaps(rect, quad) for quad in self.quads)
+
+    def touch(self, rect: Quad) -> bool:
+        """`rect` comes within the tolerance of some box: not a collateral witness."""
+        if not self.quads or not _touches(rect, self.bounds, TOLERANCE_PT):
+            return False
+        return any(_touches(rect, quad, TOLERANCE_PT) for quad in self.quads)
+
+
+def _touches(rect: Quad, box: Quad, margin: float = 0.0) -> bool:
+    return (
+        rect[0] < box[2] + margin
+        and rect[2] > box[0] - margin
+        and rect[1] < box[3] + margin
+        and rect[3] > box[1] - margin
+    )
+
+
+def _overlaps(rect: Quad, box: Quad) -> bool:
+    """Overlap deeper than the tolerance in both directions."""
+    width = min(rect[2], box[2]) - max(rect[0], box[0])
+    height = min(rect[3], box[3]) - max(rect[1], box[1])
+    return width > TOLERANCE_PT and height > TOLERANCE_PT
+
+
+def _mostly_inside(rect: Quad, span: Quad) -> bool:
+    width = min(rect[2], span[2]) - max(rect[0], span[0])
+    height = min(rect[3], span[3]) - max(rect[1], span[1])
+    area = (rect[2] - rect[0]) * (rect[3] - rect[1])
+    return width > 0 and height > 0 and width * height >= 0.5 * area

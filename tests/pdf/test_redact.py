@@ -1,0 +1,161 @@
+"""Leak suite: every hiding place of a canary is empty after burn-in and sanitizing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pymupdf
+import pytest
+
+from review.pdf.geometry import Box, display_rect, page_rect
+from review.pdf.redact import RedactionMark, burn_in, render_page_png
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from tests.pdf import leak_corpus
+from tests.pdf.leak_corpus import LeakCase
+
+HAS_TESSERACT = shutil.which("tesseract") is not None
+TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_MEDIABOX_CLIP
+
+
+def _release(case: LeakCase) -> bytes:
+    return sanitize(burn_in(case.pdf, case.marks))
+
+
+def _forms(canary: str) -> list[bytes]:
+    raw = canary.encode()
+    return [raw, raw.hex().encode(), raw.hex().upper().encode(), canary.encode("utf-16-be")]
+
+
+def assert_canary_absent(output: bytes, canary: str) -> None:
+    forms = _forms(canary)
+    assert not any(form in output for form in forms), "raw bytes"
+    doc = pymupdf.open(stream=output, filetype="pdf")
+    for page in doc:
+        assert canary not in page.get_text(flags=TEXT_FLAGS), f"page {page.number} text"
+        for annot in page.annots():
+            assert canary not in str(annot.info), "annotation contents"
+        for widget in page.widgets():
+            assert canary not in str(widget.field_value), "widget value"
+    for xref in range(1, doc.xref_length()):
+        obj = doc.xref_object(xref, compressed=True).encode("latin-1", "replace")
+        assert not any(form in obj for form in forms), f"object {xref}"
+        if doc.xref_is_stream(xref):
+            stream = doc.xref_stream(xref) or b""
+            assert not any(form in stream for form in forms), f"stream {xref}"
+    assert canary not in str(doc.metadata), "document info"
+    assert canary not in doc.get_xml_metadata(), "XMP"
+    assert doc.embfile_names() == [], "embedded files"
+    assert canary not in str(doc.get_toc()), "outline"
+
+
+@pytest.mark.parametrize("case_name", sorted(leak_corpus.CASES))
+def test_canary_is_gone_after_burn_in_and_sanitize(case_name: str) -> None:
+    case = leak_corpus.CASES[case_name]()
+
+    output = _release(case)
+
+    assert_canary_absent(output, case.canary)
+
+
+@pytest.mark.parametrize("case_name", sorted(leak_corpus.CASES))
+def test_released_file_passes_the_verifier(case_name: str) -> None:
+    case = leak_corpus.CASES[case_name]()
+
+    report = verify(case.pdf, _release(case), case.marks)
+
+    assert report.ok, report.failures
+
+
+def _ocr(page: pymupdf.Page, box: Box) -> str:
+    """OCR exactly what a reader sees inside `box` (rendered, rotation applied)."""
+    pixmap = page.get_pixmap(dpi=300, clip=display_rect(page, box))
+    scan = pymupdf.open(stream=pixmap.pdfocr_tobytes(language="eng"), filetype="pdf")
+    return scan[0].get_text().upper()
+
+
+@pytest.mark.skipif(not HAS_TESSERACT, reason="tesseract not installed")
+@pytest.mark.parametrize(
+    ("case_name", "control"),
+    [
+        ("page_text", True),
+        ("text_in_image", True),
+        ("white_on_white", False),
+        ("rotated_90", False),
+    ],
+)
+def test_ocr_of_burned_box_finds_no_canary(case_name: str, control: bool) -> None:
+    case = leak_corpus.CASES[case_name]()
+    before = pymupdf.open(stream=case.pdf, filetype="pdf")
+    after = pymupdf.open(stream=_release(case), filetype="pdf")
+    mark = case.marks[0]
+
+    if control:  # OCR can read the canary in the original, so its silence below means something
+        assert "CANARY" in _ocr(before[mark.page], mark.box)
+    assert "CANARY" not in _ocr(after[mark.page], mark.box)
+
+
+def test_image_pixels_under_the_box_are_uniformly_black() -> None:
+    case = leak_corpus.text_in_image()
+    doc = pymupdf.open(stream=_release(case), filetype="pdf")
+    mark = case.pixel_marks[0]
+    page = doc[mark.page]
+    rect = page_rect(page, mark.box)
+    # Inset past the anti-aliased edge and the centred white legal-reason stamp.
+    band = pymupdf.Rect(rect.x0 + 2, rect.y0 + 2, rect.x0 + 60, rect.y1 - 2)
+
+    pixmap = page.get_pixmap(dpi=72, clip=band, colorspace=pymupdf.csGRAY)
+
+    assert set(pixmap.samples) == {0}
+
+
+def test_burn_in_is_deterministic() -> None:
+    case = leak_corpus.page_text()
+
+    assert burn_in(case.pdf, case.marks) == burn_in(case.pdf, case.marks)
+
+
+def test_burned_box_is_stamped_with_the_legal_reason() -> None:
+    case = leak_corpus.page_text()
+    doc = pymupdf.open(stream=burn_in(case.pdf, case.marks), filetype="pdf")
+    page = doc[0]
+
+    stamped = page.get_text(clip=page_rect(page, case.marks[0].box)).split()
+
+    assert stamped == [leak_corpus.REASON]
+
+
+def test_box_too_small_for_the_stamp_is_filled_without_text() -> None:
+    case = leak_corpus.page_text()
+    tiny = RedactionMark(page=0, box=Box(0.5, 0.5, 0.505, 0.503), legal_reason="(b)(6)")
+    doc = pymupdf.open(stream=burn_in(case.pdf, [tiny]), filetype="pdf")
+    rect = page_rect(doc[0], tiny.box)
+
+    assert doc[0].get_text(clip=rect).strip() == ""
+    assert doc[0].get_pixmap(dpi=288, clip=rect, colorspace=pymupdf.csGRAY).samples[:1] == b"\x00"
+
+
+def test_burn_in_keeps_unmarked_text_and_does_not_sanitize() -> None:
+    case = leak_corpus.document_info()
+    doc = pymupdf.open(stream=burn_in(case.pdf, []), filetype="pdf")
+
+    assert "disclosure officer" in doc[0].get_text()
+    assert doc.metadata["title"] == case.canary  # sanitize's job, not burn-in's
+
+
+def test_mark_on_a_missing_page_is_rejected() -> None:
+    case = leak_corpus.page_text()
+    mark = RedactionMark(page=3, box=Box(0.1, 0.1, 0.2, 0.2), legal_reason="(b)(6)")
+
+    with pytest.raises(ValueError, match="page 3"):
+        burn_in(case.pdf, [mark])
+
+
+def test_render_page_png_applies_rotation() -> None:
+    case = leak_corpus.rotated_90()
+
+    png = render_page_png(case.pdf, 0, dpi=36)
+
+    pixmap = pymupdf.Pixmap(png)
+    assert png.startswith(b"\x89PNG")
+    assert pixmap.width > pixmap.height  # a portrait page turned 90 degrees
