@@ -1,0 +1,950 @@
+"""Propose PII redaction marks for a PDF (Django-free).
+
+`detect(pdf, policy)` reads every page's text layer with PyMuPDF, rebuilds the page
+text in extraction (reading) order with a map from each character back to its
+rectangle, runs the pattern detectors and the policy's search terms over that text,
+and turns each hit into one normalized box per line segment it covers.
+
+Pages without a text layer are OCRed when the policy allows it and Tesseract is
+installed; otherwise they get one whole-page `needs_manual_review` mark, so no page is
+ever passed silently. Annotation contents and form-field values are scanned too and
+marked on the annotation's or widget's rectangle.
+
+Protected content never leaves this module: a `Mark` carries a salted HMAC of the
+normalized matched text, never the text; errors name the page and the problem only.
+Nothing here logs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+import glob
+import hashlib
+import hmac
+import ipaddress
+import os
+import pathlib
+import re
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import cast
+
+import pymupdf
+
+from review.pdf.geometry import Box, normalize
+
+DETECTOR_VERSION = "1.0.0"
+
+SSN = "ssn"
+EMAIL = "email"
+PHONE = "phone"
+CARD = "card"
+IBAN = "iban"
+EIN = "ein"
+DOB = "dob"
+ACCOUNT_NUMBER = "account_number"
+POLICY_NUMBER = "policy_number"
+MEDICAL_RECORD = "medical_record"
+IP_ADDRESS = "ip_address"
+SEARCH_TERM = "search_term"
+NEEDS_MANUAL_REVIEW = "needs_manual_review"
+
+PATTERN_CATEGORIES: tuple[str, ...] = (
+    SSN,
+    EMAIL,
+    PHONE,
+    CARD,
+    IBAN,
+    EIN,
+    DOB,
+    ACCOUNT_NUMBER,
+    POLICY_NUMBER,
+    MEDICAL_RECORD,
+    IP_ADDRESS,
+)
+ALL_CATEGORIES: frozenset[str] = frozenset((*PATTERN_CATEGORIES, SEARCH_TERM))
+
+NO_TEXT_LAYER = "no_text_layer"
+OCR_NO_TEXT = "ocr_no_text"
+
+SOURCE_TEXT = "text"
+SOURCE_OCR = "ocr"
+SOURCE_ANNOTATION = "annotation"
+SOURCE_WIDGET = "widget"
+
+# Ligatures are expanded (no TEXT_PRESERVE_LIGATURES) so "ﬁ" matches "fi" in search terms.
+_TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
+# Repeated header/footer hits count as "the same place" within this normalized distance.
+_SAME_PLACE = 0.02
+# Points; see _PageText._part.
+_INSET = 0.05
+# Boxes are rounded to this grid (0.0006 pt on a letter page) so the canonical proposal
+# JSON is short and stable; rounding outward would reach into a glued neighbour ("SSN:").
+_GRID = 1_000_000
+
+
+class DetectionError(Exception):
+    """Detection could not complete. The message names the page and problem, never text."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DetectionPolicy:
+    """What to look for and how to label it.
+
+    `salt` keys the HMAC of matched text; it must be non-empty (an unsalted hash of a
+    nine-digit SSN is trivially reversible). Mappings are not copied: do not mutate
+    them after building the policy.
+    """
+
+    salt: bytes
+    categories: frozenset[str] = ALL_CATEGORIES
+    min_confidence: Mapping[str, float] = field(default_factory=dict)
+    default_min_confidence: float = 0.0
+    legal_reasons: Mapping[str, str] = field(default_factory=dict)
+    default_reason: str = ""
+    search_terms: tuple[str, ...] = ()
+    ocr: bool = True
+    ocr_dpi: int = 200
+    ocr_language: str = "eng"
+
+    def __post_init__(self) -> None:
+        if not self.salt:
+            raise ValueError("DetectionPolicy.salt must be non-empty")
+
+    def enabled(self, category: str) -> bool:
+        if category == SEARCH_TERM:
+            return SEARCH_TERM in self.categories and bool(self.search_terms)
+        return category in self.categories
+
+    def threshold(self, category: str) -> float:
+        return self.min_confidence.get(category, self.default_min_confidence)
+
+    def reason(self, category: str) -> str:
+        return self.legal_reasons.get(category, self.default_reason)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One proposed redaction box. `group` ties the boxes of one logical hit together."""
+
+    page: int
+    box: Box
+    category: str
+    legal_reason: str
+    detector: str
+    detector_version: str
+    confidence: float
+    group: str
+    text_hash: str
+    needs_manual_review: str | None = None
+    source: str = SOURCE_TEXT
+
+
+@dataclass(frozen=True)
+class DetectionResult:
+    marks: tuple[Mark, ...]
+    page_count: int
+    pages_ocred: tuple[int, ...]
+    pages_without_text: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- OCR
+
+
+def _tessdata_dir() -> str | None:
+    """The tessdata folder holding eng.traineddata, or None.
+
+    An explicit TESSDATA_PREFIX wins and is the only place looked at, so an operator
+    (or a test) can switch OCR off by pointing it at an empty folder.
+    """
+    prefix = os.environ.get("TESSDATA_PREFIX")
+    candidates = (
+        [prefix]
+        if prefix
+        else sorted(
+            glob.glob("/usr/share/tesseract-ocr/*/tessdata")
+            + glob.glob("/usr/share/tessdata")
+            + glob.glob("/usr/local/share/tessdata")
+            + glob.glob("/opt/homebrew/share/tessdata"),
+            reverse=True,  # newest Tesseract major version first
+        )
+    )
+    for folder in candidates:
+        if os.path.isfile(os.path.join(folder, "eng.traineddata")):
+            return folder
+    return None
+
+
+def ocr_available() -> bool:
+    """True when the tesseract binary is on PATH and English tessdata is found."""
+    return shutil.which("tesseract") is not None and _tessdata_dir() is not None
+
+
+# ------------------------------------------------------------------ page text model
+
+
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def _has_alnum(s: str) -> bool:
+    return _ALNUM.search(s) is not None
+
+
+class _PageText:
+    """Page text in reading order, with every character mapped back to a rectangle.
+
+    Words on one line are joined by " ", lines and blocks by "\\n". Characters of a
+    word map to the word's box; a hit covering part of a word asks for char boxes,
+    read lazily from rawdict of the same TextPage (most pages never need them).
+    """
+
+    __slots__ = ("text", "words", "starts", "_textpage", "_chars")
+
+    def __init__(self, textpage: pymupdf.TextPage, words: list[tuple]) -> None:
+        self._textpage = textpage
+        self._chars: dict[tuple[int, int, int], list[tuple[float, ...]]] | None = None
+        self.words = words
+        parts: list[str] = []
+        starts: list[int] = []
+        pos = 0
+        prev: tuple[int, int] | None = None
+        for word in words:
+            key = (word[5], word[6])
+            if prev is not None:
+                parts.append(" " if key == prev else "\n")
+                pos += 1
+            starts.append(pos)
+            parts.append(word[4])
+            pos += len(word[4])
+            prev = key
+        self.text = "".join(parts)
+        self.starts = starts
+
+    def boxes(self, start: int, end: int) -> list[tuple[float, float, float, float]]:
+        """Rectangles of text[start:end], one per (block, line) segment, in order."""
+        out: list[list[float]] = []
+        last_key: tuple[int, int] | None = None
+        i = max(0, bisect.bisect_right(self.starts, start) - 1)
+        while i < len(self.words) and self.starts[i] < end:
+            word = self.words[i]
+            w_start = self.starts[i]
+            text = word[4]
+            a, b = max(start, w_start) - w_start, min(end, w_start + len(text)) - w_start
+            if a < b:
+                # Leftover punctuation (a trailing "." or ",") is covered with the word:
+                # harmless to redact, and it spares the costly char-level lookup.
+                if (a == 0 or not _has_alnum(text[:a])) and (
+                    b == len(text) or not _has_alnum(text[b:])
+                ):
+                    rect = word[:4]
+                else:
+                    rect = self._part(word, a, b)
+                key = (word[5], word[6])
+                if out and key == last_key:
+                    last = out[-1]
+                    last[0], last[1] = min(last[0], rect[0]), min(last[1], rect[1])
+                    last[2], last[3] = max(last[2], rect[2]), max(last[3], rect[3])
+                else:
+                    out.append(list(rect))
+                last_key = key
+            i += 1
+        return [(r[0], r[1], r[2], r[3]) for r in out]
+
+    def _part(self, word: tuple, a: int, b: int) -> tuple[float, float, float, float]:
+        chars = self._char_map().get((word[5], word[6], word[7]))
+        if chars is None or len(chars) != len(word[4]):
+            # Fallback: split the word box evenly by character count.
+            x0, y0, x1, y1 = word[:4]
+            step = (x1 - x0) / max(1, len(word[4]))
+            return (x0 + step * a, y0, x0 + step * b, y1)
+        part = chars[a:b]
+        # Neighbouring glyph boxes touch; pull the edges in a hair so the box does not
+        # also select the glued label ("SSN:") next to the match.
+        return (
+            min(c[0] for c in part) + _INSET,
+            min(c[1] for c in part) + _INSET,
+            max(c[2] for c in part) - _INSET,
+            max(c[3] for c in part) - _INSET,
+        )
+
+    def _char_map(self) -> dict[tuple[int, int, int], list[tuple[float, ...]]]:
+        """Char boxes per (block, line, word), split on whitespace as extractWORDS does."""
+        if self._chars is None:
+            self._chars = {}
+            raw = self._textpage.extractRAWDICT()
+            for b_no, block in enumerate(raw.get("blocks", ())):
+                for l_no, line in enumerate(block.get("lines", ())):
+                    w_no = 0
+                    current: list[tuple[float, ...]] = []
+                    for span in line["spans"]:
+                        for ch in span["chars"]:
+                            if ch["c"].isspace():
+                                if current:
+                                    self._chars[(b_no, l_no, w_no)] = current
+                                    w_no += 1
+                                    current = []
+                            else:
+                                current.append(ch["bbox"])
+                    if current:
+                        self._chars[(b_no, l_no, w_no)] = current
+        return self._chars
+
+
+# ----------------------------------------------------------------------- detectors
+
+
+@dataclass(frozen=True)
+class _Hit:
+    category: str
+    start: int
+    end: int
+    confidence: float
+    detector: str
+    normalized: str
+
+
+def _digits(s: str) -> str:
+    return "".join(c for c in s if c.isdigit())
+
+
+def _squash(s: str) -> str:
+    """Join hyphenated line breaks, collapse whitespace, casefold."""
+    return " ".join(s.replace("-\n", "").split()).casefold()
+
+
+def _cue_before(cue: re.Pattern[str], text: str, start: int, window: int, floor: int = 0) -> bool:
+    """A cue within `window` characters before `start`, but not before `floor`: a cue
+    labels the next value only ("EIN 12-3456789, code 12-3456780")."""
+    return cue.search(text, max(floor, start - window), start) is not None
+
+
+_SSN_CUE = re.compile(
+    r"\b(?:SSN|SS#|SS\s*No|social\s+security(?:\s+(?:number|no))?|soc\.?\s*sec)", re.I
+)
+_SSN_KNOWN_FAKES = frozenset({"078051120", "219099999"})
+
+
+def _ssn_valid(digits: str) -> bool:
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+        return False
+    return digits not in _SSN_KNOWN_FAKES
+
+
+# A line break may follow ". _ % + -" in the local part, sit next to "@", follow a
+# "." or "-" in the domain: the places where typesetters break an address.
+_EMAIL = re.compile(
+    r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?"
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.\n?)+[A-Za-z]{2,24}(?![\w-])"
+)
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+
+
+def _find_email(text: str) -> Iterator[_Hit]:
+    # Anchored at each "@" and walked back to the local part's start: a full-text
+    # regex pass would retry the local part at every letter of the page.
+    at = text.find("@")
+    resume = 0
+    while at != -1:
+        start = at
+        if start > 0 and text[start - 1] == "\n":
+            start -= 1
+        while start > resume and (
+            text[start - 1] in _LOCAL_CHARS
+            or (text[start - 1] == "\n" and start > 1 and text[start - 2] in "._%+-")
+        ):
+            start -= 1
+        while start < at and not text[start].isalnum():
+            start += 1
+        m = _EMAIL.match(text, start)
+        if m is not None:
+            resume = m.end()
+            yield _Hit(
+                EMAIL, m.start(), m.end(), 0.95, "regex.email", "".join(m[0].split()).lower()
+            )
+        at = text.find("@", max(at + 1, resume))
+
+
+_PHONE_CUE = re.compile(r"\b(?:phone|tel|telephone|cell|mobile|fax|call)\b", re.I)
+# Every digit-shaped detector in one pass: the branches cannot match the same span,
+# and one pass over the page costs about what each separate pattern cost alone.
+# Patterns open with a lookahead on their first character: Python's re skips ahead on
+# it, where a leading lookbehind or \b is tried at every position (3x slower here).
+_NUMERIC = re.compile(
+    r"""(?=[\d(+])(?<![\w+-])(?:
+      (?P<ssn>\d{3}-\n?\d{2}-\n?\d{4})(?![\w-])
+    | (?P<ein>\d{2}-\n?\d{7})(?![\w-])
+    | (?P<card>\d{13,19}|\d{4}[ \n-]\d{4}[ \n-]\d{4}[ \n-]\d{1,7}|\d{4}[ \n-]\d{6}[ \n-]\d{4,5})(?![\w-])
+    | (?P<nanp>(?:\+?1[ .\n-]?)?(?:\([2-9]\d{2}\)[ .\n-]?|[2-9]\d{2}[ .\n-])[2-9]\d{2}[ .\n-]\d{4})(?![\w-])
+    | (?P<e164>\+[1-9](?:[ .\n-]?\d){6,14})(?![\w-])
+    | (?<!\.)(?P<ipv4>(?:\d{1,3}\.){3}\d{1,3})(?![\w]|\.\d)
+    | (?P<nine>\d{3}[ \n]?\d{2}[ \n]?\d{4})(?![\w-])
+    )""",
+    re.X,
+)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _find_numbers(text: str) -> Iterator[_Hit]:
+    """SSN, EIN, card, phone and IPv4 hits from one regex pass."""
+    floors: dict[str, int] = {}
+    for m in _NUMERIC.finditer(text):
+        kind = m.lastgroup
+        start, end, value = m.start(), m.end(), m[0]
+        floor = floors.get(kind or "", 0)
+        floors[kind or ""] = end
+        if kind == "ssn":
+            digits = _digits(value)
+            if _ssn_valid(digits):
+                cued = _cue_before(_SSN_CUE, text, start, 40, floor)
+                yield _Hit(SSN, start, end, 0.95 if cued else 0.85, "regex.ssn", digits)
+        elif kind == "nine":
+            # Undashed or spaced nine digits are too common to accept without a cue.
+            digits = _digits(value)
+            if _ssn_valid(digits) and _cue_before(_SSN_CUE, text, start, 40, floor):
+                yield _Hit(SSN, start, end, 0.8, "regex.ssn_cue", digits)
+        elif kind == "ein":
+            if _cue_before(_EIN_CUE, text, start, 40, floor):
+                yield _Hit(EIN, start, end, 0.9, "regex.ein_cue", _digits(value))
+            elif value[:2] in _EIN_PREFIXES:
+                yield _Hit(EIN, start, end, 0.5, "regex.ein_prefix", _digits(value))
+        elif kind == "card":
+            digits = _digits(value)
+            # Issuer prefixes 2-6: Visa, Mastercard, Amex, Discover, Diners, JCB, UnionPay.
+            if digits[0] in "23456" and _luhn(digits):
+                yield _Hit(CARD, start, end, 0.95, "luhn.card", digits)
+        elif kind == "nanp" or kind == "e164":
+            digits = _digits(value)
+            if kind == "e164" and not 8 <= len(digits) <= 15:
+                continue
+            cued = _cue_before(_PHONE_CUE, text, start, 30)
+            base, detector = (
+                (0.8, "regex.phone_nanp") if kind == "nanp" else (0.75, "regex.phone_e164")
+            )
+            yield _Hit(PHONE, start, end, 0.9 if cued else base, detector, digits)
+        elif kind == "ipv4":
+            octets = value.split(".")
+            if all(int(o) <= 255 and (o == "0" or not o.startswith("0")) for o in octets):
+                yield _Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv4", value)
+
+
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22,
+    "BH": 22, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22,
+    "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27,
+    "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28,
+    "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24,
+    "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24,
+    "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SC": 31,
+    "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
+    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}  # fmt: skip
+_IBAN = re.compile(
+    r"(?=[A-Z])(?<![\w])[A-Z]{2}\d{2}(?:[ \n]?[A-Z0-9]{4}){2,7}(?:[ \n]?[A-Z0-9]{1,4})?(?![\w])"
+)
+
+
+def _iban_mod97(compact: str) -> bool:
+    rearranged = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def _find_iban(text: str) -> Iterator[_Hit]:
+    for m in _IBAN.finditer(text):
+        raw = m[0]
+        compact = "".join(raw.split())
+        expected = _IBAN_LENGTHS.get(compact[:2])
+        end = m.end()
+        if expected is not None:
+            if len(compact) < expected:
+                continue
+            if len(compact) > expected:
+                # Greedy grouping swallowed a following token: cut at the country length.
+                seen = 0
+                for offset, ch in enumerate(raw):
+                    seen += not ch.isspace()
+                    if seen == expected:
+                        end = m.start() + offset + 1
+                        break
+                compact = compact[:expected]
+        elif not 15 <= len(compact) <= 34:
+            continue
+        if _iban_mod97(compact):
+            conf = 0.97 if expected is not None else 0.8
+            yield _Hit(IBAN, m.start(), end, conf, "mod97.iban", compact)
+
+
+_EIN_CUE = re.compile(
+    r"\b(?:EIN|FEIN|TIN|tax\s*id(?:entification)?|employer\s+identification)", re.I
+)
+# IRS campus prefixes; the others (00, 07-09, 17-19, 28, 29, 49, 69, 70, 78, 79, 89,
+# 96, 97) are never issued.
+_EIN_PREFIXES = frozenset(
+    f"{n:02d}"
+    for n in (*range(1, 7), *range(10, 17), *range(20, 28), *range(30, 49), *range(50, 69),
+              *range(71, 78), *range(80, 89), *range(90, 96), 98, 99)
+)  # fmt: skip
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_DOB_CUE = re.compile(
+    r"(?=[dDbB])\b(?:DOB|D\.O\.B\.?|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)", re.I
+)
+_DATE = re.compile(
+    rf"(?<![\w/.-])(?:(\d{{1,2}})[/.-](\d{{1,2}})[/.-](\d{{4}}|\d{{2}})"
+    rf"|(\d{{4}})-(\d{{1,2}})-(\d{{1,2}})"
+    rf"|({_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTHS})\.?,?\s+(\d{{4}}))(?![\w/-])",
+    re.I,
+)
+_MONTH_NUMBER = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
+
+
+def _real_date(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _date_valid(m: re.Match[str]) -> bool:
+    g = m.groups()
+    if g[0]:
+        a, b, y = int(g[0]), int(g[1]), int(g[2])
+        y = y if y >= 100 else 1900 + y  # century does not matter for validity
+        return _real_date(y, a, b) or _real_date(y, b, a)  # US m/d or European d/m
+    if g[3]:
+        return _real_date(int(g[3]), int(g[4]), int(g[5]))
+    if g[6]:
+        return _real_date(int(g[8]), _MONTH_NUMBER.get(g[6][:3].lower(), 0), int(g[7]))
+    return _real_date(int(g[11]), _MONTH_NUMBER.get(g[10][:3].lower(), 0), int(g[9]))
+
+
+def _find_dob(text: str) -> Iterator[_Hit]:
+    lowered = text.lower()
+    if not any(k in lowered for k in ("dob", "d.o.b", "birth", "born")):
+        return  # cheap substring test spares a case-insensitive pass on most pages
+    for cue in _DOB_CUE.finditer(text):
+        m = _DATE.search(text, cue.end(), cue.end() + 40)
+        if m is not None and _date_valid(m):
+            yield _Hit(DOB, m.start(), m.end(), 0.8, "cue.dob", _squash(m[0]))
+
+
+_ID_SUFFIX = r"\.?\s*(?:number|num\.?|no\.?|\#|id)"
+# One pass for the three cue-led identifiers; the named group that matched is the
+# category. "policy" alone is too common a word, so it needs its "number"/"no"/"#".
+_ID = re.compile(
+    rf"""(?=[aApPmM])\b(?:
+        (?P<account_number>account|acct|a/c){_ID_SUFFIX}?
+      | (?P<policy_number>policy){_ID_SUFFIX}
+      | (?P<medical_record>MRN|medical\s+record){_ID_SUFFIX}?
+    )\s*[:\#.]?\s*(?P<value>[A-Z0-9][A-Z0-9-]*[0-9][A-Z0-9-]*)""",
+    re.I | re.X,
+)
+_ID_KEYWORDS = ("account", "acct", "a/c", "policy", "mrn", "medical")
+
+
+def _find_ids(text: str) -> Iterator[_Hit]:
+    lowered = text.lower()
+    if not any(k in lowered for k in _ID_KEYWORDS):
+        return
+    for m in _ID.finditer(text):
+        value = m["value"].rstrip("-")
+        # Five digits at least: "account for 2023" must not become an account number.
+        if len(_digits(value)) >= 5 and len(value) <= 30:
+            category = next(c for c in (ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD) if m[c])
+            start = m.start("value")
+            yield _Hit(category, start, start + len(value), 0.7, f"cue.{category}", value.upper())
+
+
+_HEX_COLON = frozenset("0123456789abcdefABCDEF:.")
+
+
+def _colon_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Maximal runs of hex digits, colons and dots holding at least two colons."""
+    colon = text.find(":")
+    while colon != -1:
+        start, end = colon, colon + 1
+        while start > 0 and text[start - 1] in _HEX_COLON:
+            start -= 1
+        while end < len(text) and text[end] in _HEX_COLON:
+            end += 1
+        if text.count(":", start, end) >= 2:
+            yield start, end
+        colon = text.find(":", end)
+
+
+def _find_ipv6(text: str) -> Iterator[_Hit]:
+    for start, end in _colon_runs(text):
+        while end > start and text[end - 1] == ".":
+            end -= 1  # sentence full stop
+        if (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")) or (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            continue
+        candidate = text[start:end]
+        try:
+            address = ipaddress.IPv6Address(candidate)
+        except ValueError:
+            continue
+        if sum(c.isalnum() for c in candidate) >= 4:
+            yield _Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv6", address.exploded)
+
+
+_DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[_Hit]]], ...] = (
+    (frozenset({SSN, EIN, CARD, PHONE, IP_ADDRESS}), _find_numbers),
+    (frozenset({EMAIL}), _find_email),
+    (frozenset({IBAN}), _find_iban),
+    (frozenset({DOB}), _find_dob),
+    (frozenset({ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD}), _find_ids),
+    (frozenset({IP_ADDRESS}), _find_ipv6),
+)
+
+
+def _search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern for all terms.
+
+    Any whitespace (line breaks included) may separate a term's words, and a line
+    break, with or without a hyphen, may split a word ("Jo-\\nhnson").
+    """
+    alternatives = []
+    for term in sorted({t.strip() for t in terms if t.strip()}, key=len, reverse=True):
+        words = ["(?:-?\n)?".join(re.escape(c) for c in word) for word in term.split()]
+        alternatives.append(r"\s+".join(words))
+    if not alternatives:
+        return None
+    firsts = sorted(
+        {c for t in terms if t.strip() for c in (t.strip()[0].lower(), t.strip()[0].upper())}
+    )
+    lead = "(?=[" + "".join(re.escape(c) for c in firsts) + "])"
+    return re.compile(lead + r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.I)
+
+
+def _find_hits(text: str, floors: dict[str, float], search: re.Pattern[str] | None) -> list[_Hit]:
+    """Hits of enabled categories at or above their floor (see _floors), with overlaps
+    between pattern detectors resolved, then the search-term hits (already filtered:
+    `search` is None when terms are disabled or below their floor)."""
+    hits: list[_Hit] = []
+    for categories, finder in _DETECTORS:
+        if not categories.isdisjoint(floors):
+            hits.extend(h for h in finder(text) if h.confidence >= floors.get(h.category, 2.0))
+    hits = _resolve_overlaps(hits)
+    if search is not None:
+        # Search terms are the caller's explicit ask: never suppressed by a pattern hit.
+        hits.extend(
+            _Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", _squash(m[0]))
+            for m in search.finditer(text)
+        )
+    return hits
+
+
+def _floors(policy: DetectionPolicy) -> dict[str, float]:
+    """Enabled pattern categories -> minimum confidence; computed once per run."""
+    return {c: policy.threshold(c) for c in PATTERN_CATEGORIES if policy.enabled(c)}
+
+
+def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:
+    """Keep the strongest hit where pattern hits overlap.
+
+    Two hits of one category that overlap are one finding (NANP and E.164 both see
+    "+1 202 555 0143"); a hit lying inside a stronger hit of another category is the
+    weaker reading of the same characters (an account number that is an SSN).
+    """
+    ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
+    kept: list[_Hit] = []
+    for hit in ordered:
+        clash = False
+        for other in kept:
+            if other.category == hit.category:
+                clash = hit.start < other.end and other.start < hit.end
+            else:
+                clash = other.start <= hit.start and hit.end <= other.end
+            if clash:
+                break
+        if not clash:
+            kept.append(hit)
+    return kept
+
+
+# ------------------------------------------------------------------------- driver
+
+
+@dataclass
+class _Found:
+    """A hit located on a page: its boxes (unrotated page space) and identity."""
+
+    page: int
+    rects: list[tuple[float, float, float, float]]
+    hit: _Hit
+    source: str
+    text_hash: str
+    reason: str | None = None
+    boxes: list[Box] = field(default_factory=list)
+
+
+def _open(pdf: bytes | str | pathlib.Path) -> pymupdf.Document:
+    try:
+        if isinstance(pdf, bytes | bytearray):
+            doc = pymupdf.open(stream=bytes(pdf), filetype="pdf")
+        else:
+            doc = pymupdf.open(pathlib.Path(pdf), filetype="pdf")
+    except Exception as exc:
+        raise DetectionError(f"document: cannot open ({type(exc).__name__})") from None
+    if doc.needs_pass:
+        doc.close()
+        raise DetectionError("document: encrypted")
+    return doc
+
+
+def _hash(policy: DetectionPolicy, normalized: str) -> str:
+    return hmac.digest(policy.salt, normalized.encode("utf-8"), "sha256").hex()
+
+
+def _page_is_blank(page: pymupdf.Page) -> bool:
+    """Nothing drawn at all: no images (inline ones included) and no vector paths."""
+    return not page.get_image_info() and not page.get_cdrawings()
+
+
+def _centre_in(
+    rect: tuple[float, ...] | pymupdf.Rect, outer: tuple[float, ...] | pymupdf.Rect
+) -> bool:
+    """Glyph boxes of an appearance stream poke out of the annotation rect (ascenders),
+    so "inside" means the centre is inside."""
+    cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def _annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, str]]:
+    """(text, unrotated rect, source) for annotation contents and widget values.
+
+    PyMuPDF's Annot.rect is already derotated (it multiplies by derotation_matrix),
+    so it is in the same unrotated space as the words; for NoRotate notes it is the
+    drawn footprint, which is what a reviewer sees.
+    """
+    for annot in page.annots():
+        info = annot.info
+        for key in ("content", "subject"):
+            value = info.get(key) or ""
+            if value.strip():
+                yield value, annot.rect, SOURCE_ANNOTATION
+    for widget in page.widgets():
+        value = widget.field_value
+        if isinstance(value, str) and value.strip() and value not in ("Off",):
+            yield value, widget.rect, SOURCE_WIDGET
+
+
+def _scan_page(
+    page: pymupdf.Page,
+    index: int,
+    policy: DetectionPolicy,
+    floors: dict[str, float],
+    search: re.Pattern[str] | None,
+    tessdata: str | None,
+    pages_ocred: list[int],
+    pages_without_text: list[int],
+) -> list[_Found]:
+    """Hits on one page, in unrotated page space; appends to the two page lists."""
+    found: list[_Found] = []
+    textpage = page.get_textpage(flags=_TEXT_FLAGS)
+    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+    # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
+    overlays = list(_annotation_texts(page)) if page.annot_xrefs() else []
+    # Annotation and widget appearances are part of the extracted words; a page whose
+    # only words sit in them has no text layer of its own (a scan with a stamp).
+    content_words = [
+        w for w in words if not any(_centre_in(w[:4], r) for _, r, _ in overlays)
+    ] if overlays else words  # fmt: skip
+    source = SOURCE_TEXT
+    if not content_words:
+        pages_without_text.append(index)
+        if not _page_is_blank(page):
+            reason: str | None = NO_TEXT_LAYER
+            if policy.ocr and tessdata is not None:
+                try:
+                    textpage = page.get_textpage_ocr(
+                        flags=_TEXT_FLAGS,
+                        language=policy.ocr_language,
+                        dpi=policy.ocr_dpi,
+                        full=True,
+                        tessdata=tessdata,
+                    )
+                    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+                    source = SOURCE_OCR
+                    pages_ocred.append(index)
+                    reason = None if words else OCR_NO_TEXT
+                except Exception:  # noqa: S110 - any OCR failure means "a human must look"
+                    reason = NO_TEXT_LAYER
+            if reason is not None:
+                found.append(
+                    _Found(
+                        index,
+                        [(0.0, 0.0, page.cropbox.width, page.cropbox.height)],
+                        _Hit(NEEDS_MANUAL_REVIEW, 0, 0, 0.0, "page.text_layer", ""),
+                        source,
+                        "",
+                        reason,
+                    )
+                )
+    if words:
+        page_text = _PageText(textpage, words)
+        for hit in _find_hits(page_text.text, floors, search):
+            rects = page_text.boxes(hit.start, hit.end)
+            if rects:
+                found.append(_Found(index, rects, hit, source, _hash(policy, hit.normalized)))
+    overlay_found: list[_Found] = []
+    seen: set[tuple[str, str, tuple[float, ...]]] = set()
+    for text, rect, overlay_source in overlays:
+        for hit in _find_hits(text, floors, search):
+            h = _hash(policy, hit.normalized)
+            box = (rect.x0, rect.y0, rect.x1, rect.y1)
+            key = (hit.category, h, box)
+            if key not in seen:
+                seen.add(key)
+                overlay_found.append(_Found(index, [box], hit, overlay_source, h))
+    if overlay_found:
+        # The same hit read from the annotation's appearance is reported once, on the
+        # annotation, because redaction must remove the annotation object itself.
+        owned = {(f.hit.category, f.text_hash, tuple(f.rects[0])) for f in overlay_found}
+        found = [
+            f
+            for f in found
+            if not any(
+                (f.hit.category, f.text_hash) == (c, h) and all(_centre_in(r, rr) for r in f.rects)
+                for c, h, rr in owned
+            )
+        ]
+        found.extend(overlay_found)
+    return found
+
+
+class _Crop:
+    """Stands in for the page in geometry.normalize, which only reads `cropbox`."""
+
+    __slots__ = ("cropbox",)
+
+    def __init__(self, cropbox: pymupdf.Rect) -> None:
+        self.cropbox = cropbox
+
+
+def _rounded(box: Box) -> Box:
+    return Box(*(round(v * _GRID) / _GRID for v in box))
+
+
+def _group_id(f: _Found) -> str:
+    first = f.boxes[0]
+    key = f"{f.hit.category}|{f.source}|{f.text_hash}|{f.page}|{first.x0:.6f}|{first.y0:.6f}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _near(a: Box, b: Box) -> bool:
+    return all(abs(p - q) <= _SAME_PLACE for p, q in zip(a, b, strict=True))
+
+
+def _assign_groups(found: list[_Found]) -> list[str]:
+    """Group ids: one per logical hit, shared by identical hits at the same place on
+    other pages (a header or footer the reviewer can accept all at once)."""
+    groups: list[str] = []
+    leaders: dict[tuple[str, str, str], list[tuple[_Found, str, set[int]]]] = {}
+    for f in found:
+        if f.hit.category == NEEDS_MANUAL_REVIEW:
+            groups.append(_group_id(f))
+            continue
+        clusters = leaders.setdefault((f.hit.category, f.source, f.text_hash), [])
+        for leader, gid, pages in clusters:
+            if (
+                f.page not in pages
+                and len(leader.boxes) == len(f.boxes)
+                and all(_near(a, b) for a, b in zip(leader.boxes, f.boxes, strict=True))
+            ):
+                pages.add(f.page)
+                groups.append(gid)
+                break
+        else:
+            gid = _group_id(f)
+            clusters.append((f, gid, {f.page}))
+            groups.append(gid)
+    return groups
+
+
+def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> DetectionResult:
+    """Propose marks for every page of `pdf`.
+
+    Deterministic: the same bytes and policy give equal results, marks ordered by
+    (page, y, x). Raises DetectionError (page and problem only) when a page cannot be
+    read.
+    """
+    search = (
+        _search_pattern(policy.search_terms)
+        if policy.enabled(SEARCH_TERM) and policy.threshold(SEARCH_TERM) <= 1.0
+        else None
+    )
+    floors = _floors(policy)
+    tessdata = _tessdata_dir() if policy.ocr and ocr_available() else None
+    doc = _open(pdf)
+    found: list[_Found] = []
+    pages_ocred: list[int] = []
+    pages_without_text: list[int] = []
+    try:
+        page_count = doc.page_count
+        for index in range(page_count):
+            try:
+                page = doc.load_page(index)
+                page_found = _scan_page(
+                    page, index, policy, floors, search, tessdata, pages_ocred, pages_without_text
+                )
+                if page_found:
+                    # normalize() reads only page.cropbox and rect.x0..y1: hand it the
+                    # crop box read once (a slow property) and plain Boxes.
+                    crop = cast(pymupdf.Page, _Crop(page.cropbox))
+                    for f in page_found:
+                        f.boxes = [
+                            _rounded(normalize(crop, cast(pymupdf.Rect, Box(*r)))) for r in f.rects
+                        ]
+            except DetectionError:
+                raise
+            except Exception as exc:
+                raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
+            found.extend(page_found)
+    finally:
+        doc.close()
+
+    found.sort(key=lambda f: (f.page, f.boxes[0].y0, f.boxes[0].x0, f.hit.category, f.text_hash))
+    marks: list[Mark] = []
+    for f, gid in zip(found, _assign_groups(found), strict=True):
+        for box in f.boxes:
+            marks.append(
+                Mark(
+                    page=f.page,
+                    box=box,
+                    category=f.hit.category,
+                    legal_reason=policy.reason(f.hit.category),
+                    detector=f.hit.detector,
+                    detector_version=DETECTOR_VERSION,
+                    confidence=f.hit.confidence,
+                    group=gid,
+                    text_hash=f.text_hash,
+                    needs_manual_review=f.reason,
+                    source=f.source,
+                )
+            )
+    marks.sort(key=lambda m: (m.page, m.box.y0, m.box.x0, m.box.y1, m.box.x1, m.category, m.group))
+    return DetectionResult(
+        marks=tuple(marks),
+        page_count=page_count,
+        pages_ocred=tuple(pages_ocred),
+        pages_without_text=tuple(pages_without_text),
+    )

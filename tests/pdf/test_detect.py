@@ -1,0 +1,561 @@
+"""review.pdf.detect: every detector's hits and near misses, boxes that land on the
+matched characters on any page geometry, OCR and its fallback, grouping, determinism,
+and that no matched text ever sits in a Mark."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from review.pdf.detect import (
+    DETECTOR_VERSION,
+    NEEDS_MANUAL_REVIEW,
+    NO_TEXT_LAYER,
+    DetectionError,
+    DetectionPolicy,
+    DetectionResult,
+    Mark,
+    detect,
+    ocr_available,
+)
+from review.pdf.geometry import Box, normalize, page_rect
+from tests.pdf import corpus
+from tests.pdf.corpus import labelled_corpus, simple_pdf
+
+SALT = b"test-salt-not-secret"
+PATTERN_RECALL = 0.99
+SEARCH_RECALL = 0.95
+
+
+def policy(**overrides: object) -> DetectionPolicy:
+    options: dict = {"salt": SALT, "search_terms": corpus.SEARCH_TERMS, "ocr": False}
+    options.update(overrides)
+    return DetectionPolicy(**options)
+
+
+def squash(text: str) -> str:
+    """Compare texts ignoring whitespace, hyphens (line-break hyphens) and case."""
+    return re.sub(r"[\s\-]", "", text).casefold()
+
+
+def core(text: str) -> str:
+    """squash() without the punctuation a box may take along at either end: boxes
+    cover a whole word when the rest of it is only punctuation ("Holdings.")."""
+    return re.sub(r"^\W+|\W+$", "", squash(text))
+
+
+def groups_of(result: DetectionResult) -> dict[tuple[int, str], list[Mark]]:
+    out: dict[tuple[int, str], list[Mark]] = defaultdict(list)
+    for mark in result.marks:
+        out[(mark.page, mark.group)].append(mark)
+    return out
+
+
+def box_text(doc: pymupdf.Document, mark: Mark) -> str:
+    """The page text inside the mark's box, read back with PyMuPDF."""
+    page = doc[mark.page]
+    return page.get_textbox(page_rect(page, mark.box))
+
+
+def clip_text(doc: pymupdf.Document, mark: Mark) -> str:
+    """box_text() for bulk use: get_textbox walks every char of the page in Python
+    (~20 ms a call); a clipped extraction gives the same text far faster."""
+    page = doc[mark.page]
+    return page.get_text("text", clip=page_rect(page, mark.box))
+
+
+def group_text(
+    doc: pymupdf.Document,
+    marks: list[Mark],
+    read: Callable[[pymupdf.Document, Mark], str] = box_text,
+) -> str:
+    return "".join(read(doc, m) for m in marks)
+
+
+def categories_found(lines: list[str], **overrides: object) -> list[str]:
+    return [m.category for m in detect(simple_pdf(lines), policy(**overrides)).marks]
+
+
+def found_values(lines: list[str], category: str) -> list[str]:
+    """Re-extracted text of each hit of `category` on a one-page document."""
+    pdf = simple_pdf(lines)
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    result = detect(pdf, policy())
+    return [
+        group_text(doc, marks).strip()
+        for marks in groups_of(result).values()
+        if marks[0].category == category
+    ]
+
+
+# ------------------------------------------------------------------ per detector
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("Claimant 123-45-6789 signed", "123-45-6789"),
+        ("SSN:219-09-9998 on file", "219-09-9998"),
+        ("SSN 123456789 on file", "123456789"),
+        ("social security no. 123 45 6789", "123 45 6789"),
+    ],
+)
+def test_valid_ssn_is_marked(line: str, value: str) -> None:
+    assert value in found_values([line], "ssn")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ref 000-12-3456",  # area 000
+        "Ref 666-12-3456",  # area 666
+        "Ref 912-34-5678",  # area 9xx
+        "Ref 123-00-4567",  # group 00
+        "Ref 123-45-0000",  # serial 0000
+        "Ref 078-05-1120",  # the Woolworth wallet card
+    ],
+)
+def test_ssn_with_invalid_range_is_not_marked(line: str) -> None:
+    assert "ssn" not in categories_found([line])
+
+
+def test_ssn_with_invalid_area_is_not_marked() -> None:
+    assert "ssn" not in categories_found(["SSN 666-45-6789 and SSN 900-45-6789"])
+
+
+def test_undashed_nine_digits_without_cue_are_not_an_ssn() -> None:
+    assert "ssn" not in categories_found(["Tracking number 123456789 shipped"])
+
+
+def test_glued_ssn_box_covers_the_number_not_the_label() -> None:
+    pdf = simple_pdf(["SSN:123-45-6789 on record"])
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    (mark,) = [m for m in detect(pdf, policy()).marks if m.category == "ssn"]
+    assert box_text(doc, mark).strip() == "123-45-6789"
+
+
+@pytest.mark.parametrize("value", ["jane.doe@example.com", "neil+filing@mail.example.co.uk"])
+def test_email_is_marked(value: str) -> None:
+    assert value in found_values([f"Write to {value} today."], "email")
+
+
+@pytest.mark.parametrize("line", ["Meet @ noon", "handle @example", "file name.txt@2x", "a@b"])
+def test_text_with_at_sign_that_is_no_address_is_not_marked(line: str) -> None:
+    assert "email" not in categories_found([line])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "(202) 555-0143",
+        "202-555-0143",
+        "+1 202 555 0143",
+        "202.555.0143",
+        "+442071838750",
+        "+44 20 7183 8750",
+    ],
+)
+def test_phone_number_is_marked(value: str) -> None:
+    assert value in found_values([f"Phone {value} (desk)"], "phone")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Dial 555-0143 internally",  # seven digits, no area code
+        "Area 123-555-0143 is not a valid area code",
+        "Serial 2025550143 has no separators",
+        "Score +12 points",
+    ],
+)
+def test_number_that_is_no_phone_is_not_marked(line: str) -> None:
+    assert "phone" not in categories_found([line])
+
+
+@pytest.mark.parametrize(
+    "value", ["4111 1111 1111 1111", "4111-1111-1111-1111", "5555555555554444", "3782 822463 10005"]
+)
+def test_luhn_valid_card_number_is_marked(value: str) -> None:
+    assert value in found_values([f"Card {value} on file"], "card")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Card 4111 1111 1111 1112 on file", "Order 1234567890123456", "Code 0000 0000 0000 0000"],
+)
+def test_card_number_failing_luhn_or_issuer_check_is_not_marked(line: str) -> None:
+    assert "card" not in categories_found([line])
+
+
+@pytest.mark.parametrize(
+    "value", ["GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32", "DE89370400440532013000"]
+)
+def test_iban_with_valid_check_digits_is_marked(value: str) -> None:
+    assert value in found_values([f"Pay to {value} now"], "iban")
+
+
+@pytest.mark.parametrize("line", ["Pay to GB83WEST12345698765432 now", "Pay to GB82WEST1234 now"])
+def test_iban_with_bad_check_digits_or_length_is_not_marked(line: str) -> None:
+    assert "iban" not in categories_found([line])
+
+
+def test_ein_after_cue_is_marked_with_higher_confidence_than_prefix_only() -> None:
+    result = detect(simple_pdf(["EIN 12-3456789", "Code 12-3456780"]), policy())
+    by_conf = sorted((m.confidence, m.detector) for m in result.marks if m.category == "ein")
+    assert [d for _, d in by_conf] == ["regex.ein_prefix", "regex.ein_cue"]
+
+
+def test_ein_shaped_number_with_unissued_prefix_and_no_cue_is_not_marked() -> None:
+    assert "ein" not in categories_found(["Code 07-3456789 and 89-1234567"])
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("DOB: 03/14/1985", "03/14/1985"),
+        ("Date of birth 1985-03-14", "1985-03-14"),
+        ("She was born on March 14, 1985 in Ohio", "March 14, 1985"),
+        ("Birth date 14 March 1985", "14 March 1985"),
+    ],
+)
+def test_date_after_birth_cue_is_marked(line: str, value: str) -> None:
+    assert value in found_values([line], "dob")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hearing on 03/14/1985 was adjourned",  # no cue
+        "DOB: 13/32/1985",  # not a date
+        "DOB unknown; the file was opened long after, on 03/14/1985",  # date too far away
+    ],
+)
+def test_date_without_nearby_birth_cue_is_not_marked(line: str) -> None:
+    assert "dob" not in categories_found([line])
+
+
+@pytest.mark.parametrize(
+    ("line", "category", "value"),
+    [
+        ("Account no. 0012345678", "account_number", "0012345678"),
+        ("Acct #: 4455-667788", "account_number", "4455-667788"),
+        ("Policy number POL-2023-000123", "policy_number", "POL-2023-000123"),
+        ("MRN 00482913", "medical_record", "00482913"),
+        ("Medical record # A1234567", "medical_record", "A1234567"),
+    ],
+)
+def test_identifier_after_cue_is_marked(line: str, category: str, value: str) -> None:
+    assert value in found_values([line], category)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Take into account 2023 figures",
+        "Policy 12 applies",
+        "The account holder signed",
+        "MRN pending",
+    ],
+)
+def test_cue_word_without_identifier_is_not_marked(line: str) -> None:
+    found = categories_found([line])
+    assert not {"account_number", "policy_number", "medical_record"} & set(found)
+
+
+@pytest.mark.parametrize(
+    "value", ["192.168.10.20", "8.8.8.8", "2001:db8::8a2e:370:7334", "fe80::1ff:fe23:4567:890a"]
+)
+def test_ip_address_is_marked(value: str) -> None:
+    assert value in found_values([f"Login from {value} today"], "ip_address")
+
+
+@pytest.mark.parametrize(
+    "line", ["Version 1.2.300.4", "Octet 256.1.1.1", "Meeting at 10:30:00", "Zero 01.02.03.04"]
+)
+def test_dotted_or_colon_number_that_is_no_ip_is_not_marked(line: str) -> None:
+    assert "ip_address" not in categories_found([line])
+
+
+def test_search_term_matches_any_case_and_spacing() -> None:
+    values = found_values(["Notes by JANE   johnson and acme holdings."], "search_term")
+    assert [core(v) for v in values] == ["janejohnson", "acmeholdings"]
+
+
+def test_search_term_is_not_found_inside_a_longer_word() -> None:
+    assert "search_term" not in categories_found(["Montgomeryville is a town."])
+
+
+def test_search_term_spans_a_hyphenated_line_break() -> None:
+    pdf = simple_pdf(["The witness Jane Jo-", "hnson signed."])
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    (marks,) = [ms for ms in groups_of(detect(pdf, policy())).values()]
+    assert len(marks) == 2
+    assert squash(group_text(doc, marks)) == "janejohnson"
+
+
+# ------------------------------------------------------------------ policy
+
+
+def test_disabled_category_is_skipped() -> None:
+    found = categories_found(
+        ["SSN 123-45-6789 mail a@example.com"], categories=frozenset({"email"})
+    )
+    assert found == ["email"]
+
+
+def test_marks_below_category_minimum_confidence_are_dropped() -> None:
+    lines = ["Code 12-3456780", "EIN 12-3456789"]
+    result = detect(simple_pdf(lines), policy(min_confidence={"ein": 0.8}))
+    assert [m.detector for m in result.marks] == ["regex.ein_cue"]
+
+
+def test_mark_carries_legal_reason_for_its_category_or_the_default() -> None:
+    pol = policy(legal_reasons={"ssn": "(b)(6)"}, default_reason="(b)(7)(C)")
+    marks = detect(simple_pdf(["SSN 123-45-6789 mail a@example.com"]), pol).marks
+    reasons = {m.category: m.legal_reason for m in marks}
+    assert reasons == {"ssn": "(b)(6)", "email": "(b)(7)(C)"}
+    assert {m.detector_version for m in marks} == {DETECTOR_VERSION}
+
+
+def test_policy_without_salt_is_refused() -> None:
+    with pytest.raises(ValueError):
+        DetectionPolicy(salt=b"")
+
+
+def test_same_value_has_same_hash_and_another_salt_changes_it() -> None:
+    pdf = simple_pdf(["SSN 123-45-6789", "again 123-45-6789"])
+    first, second = (m.text_hash for m in detect(pdf, policy()).marks)
+    other = detect(pdf, policy(salt=b"other-salt")).marks[0].text_hash
+    assert first == second != other
+
+
+# ------------------------------------------------------------------ corpus recall
+
+
+def _recall_precision() -> tuple[dict[str, list[int]], int, int]:
+    """Per category [found, planted] over text-layer items, and marked groups that
+    match a planted value (true) out of all groups on text-layer pages."""
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    true_groups = all_groups = 0
+    for item in labelled_corpus():
+        result = detect(item.pdf, policy(search_terms=item.search_terms))
+        doc = pymupdf.open(stream=item.pdf, filetype="pdf")
+        texts = {
+            key: (marks[0].category, marks[0].source, squash(group_text(doc, marks, clip_text)))
+            for key, marks in groups_of(result).items()
+            if marks[0].source == "text"
+        }
+        text_planted = [p for p in item.planted if p.source == "text"]
+        for p in text_planted:
+            hit = any(
+                page == p.page and cat == p.category and squash(p.value) in text
+                for (page, _), (cat, _, text) in texts.items()
+            )
+            tally[p.category][0] += hit
+            tally[p.category][1] += 1
+        for (page, _), (_, _, text) in texts.items():
+            all_groups += 1
+            true_groups += any(p.page == page and squash(p.value) in text for p in text_planted)
+    return tally, true_groups, all_groups
+
+
+def test_corpus_recall_meets_targets_and_precision_is_reported() -> None:
+    tally, true_groups, all_groups = _recall_precision()
+    pattern = [sum(v[i] for k, v in tally.items() if k != "search_term") for i in (0, 1)]
+    search = tally["search_term"]
+    print(
+        f"\ncorpus: pattern recall {pattern[0]}/{pattern[1]} = {pattern[0] / pattern[1]:.3f}; "
+        f"search-term recall {search[0]}/{search[1]} = {search[0] / search[1]:.3f}; "
+        f"precision {true_groups}/{all_groups} = {true_groups / all_groups:.3f}"
+    )
+    for category, (found, planted) in sorted(tally.items()):
+        print(f"  {category:15s} {found}/{planted}")
+    assert pattern[0] / pattern[1] >= PATTERN_RECALL
+    assert search[0] / search[1] >= SEARCH_RECALL
+
+
+# ------------------------------------------------------------------ geometry
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("cropped", [False, True])
+def test_boxes_land_on_planted_values_on_rotated_and_cropped_pages(
+    rotation: int, cropped: bool
+) -> None:
+    item = corpus.rotated_cropped(rotation, cropped=cropped)
+    doc = pymupdf.open(stream=item.pdf, filetype="pdf")
+    assert doc[0].rotation == rotation
+    assert (doc[0].cropbox.x0 != 0) is cropped
+    result = detect(item.pdf, policy())
+    texts = {m.category: box_text(doc, m).strip() for m in result.marks}
+    for planted in item.planted:
+        assert squash(planted.value) in squash(texts[planted.category])
+    # Glued labels stay outside the boxes.
+    assert "SSN" not in texts["ssn"] and "Email" not in texts["email"]
+
+
+def test_line_wrapped_matches_give_one_box_per_line_sharing_a_group() -> None:
+    item = corpus.wrapped()
+    doc = pymupdf.open(stream=item.pdf, filetype="pdf")
+    groups = groups_of(detect(item.pdf, policy()))
+    for planted in item.planted:
+        (marks,) = [
+            ms
+            for ms in groups.values()
+            if ms[0].category == planted.category
+            and core(planted.value) == core(group_text(doc, ms))
+        ]
+        assert len(marks) >= 2, planted.category
+        parts = [squash(box_text(doc, m)) for m in marks]
+        assert all(parts) and core("".join(parts)) == core(planted.value)
+
+
+def test_two_column_layout_marks_each_column_value() -> None:
+    item = corpus.two_columns()
+    doc = pymupdf.open(stream=item.pdf, filetype="pdf")
+    result = detect(item.pdf, policy())
+    texts = [(m.category, squash(box_text(doc, m))) for m in result.marks]
+    for planted in item.planted:
+        assert any(c == planted.category and squash(planted.value) in t for c, t in texts)
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_annotation_and_widget_marks_land_on_their_rectangles(rotation: int) -> None:
+    item = corpus.annotated(rotation)
+    doc = pymupdf.open(stream=item.pdf, filetype="pdf")
+    page = doc[0]
+    marks = detect(item.pdf, policy()).marks
+    by_source = {(m.source, m.category): m.box for m in marks}
+    freetext, note = list(page.annots())
+    (widget,) = list(page.widgets())
+    # FreeText and widget rects are given in unrotated space and come back unchanged.
+    assert by_source[("annotation", "email")] == pytest.approx(
+        normalize(page, corpus.ANNOT_FREETEXT_RECT), abs=1e-5
+    )
+    assert by_source[("widget", "ssn")] == pytest.approx(
+        normalize(page, corpus.WIDGET_RECT), abs=1e-5
+    )
+    assert by_source[("annotation", "email")] == pytest.approx(
+        normalize(page, freetext.rect), abs=1e-5
+    )
+    assert by_source[("widget", "ssn")] == pytest.approx(normalize(page, widget.rect), abs=1e-5)
+    # A sticky note does not rotate with the page: its box is where it is drawn.
+    note_box = by_source[("annotation", "phone")]
+    assert note_box == pytest.approx(normalize(page, note.rect), abs=1e-5)
+    # Its anchor (the point it was added at) is a corner of the drawn icon.
+    assert (page_rect(page, Box(*note_box)) + (-0.5, -0.5, 0.5, 0.5)).contains(
+        corpus.ANNOT_NOTE_POINT
+    )
+    # The appearance text of the same values is not reported a second time.
+    assert not [m for m in marks if m.source == "text"]
+
+
+def test_repeated_footer_hits_share_one_group_across_pages() -> None:
+    item = corpus.repeated_footer(pages=4)
+    marks = [m for m in detect(item.pdf, policy()).marks if m.category == "email"]
+    assert [m.page for m in marks] == [0, 1, 2, 3]
+    assert len({m.group for m in marks}) == 1
+
+
+def test_same_value_at_different_places_gets_different_groups() -> None:
+    doc = pymupdf.open()
+    for y in (100, 400):
+        page = doc.new_page()
+        page.insert_text((72, y), "Mail records@example.com")
+    marks = detect(doc.tobytes(), policy()).marks
+    assert len({m.group for m in marks}) == 2
+
+
+# ------------------------------------------------------------------ scans and OCR
+
+
+def _scanned_page_marks(**overrides: object) -> tuple[DetectionResult, list[Mark]]:
+    result = detect(corpus.scanned().pdf, policy(**overrides))
+    return result, [m for m in result.marks if m.page == 1]
+
+
+@pytest.mark.skipif(not ocr_available(), reason="Tesseract with English tessdata not installed")
+def test_scanned_page_is_ocred_and_marks_land_on_the_pictured_values() -> None:
+    result, marks = _scanned_page_marks(ocr=True, ocr_dpi=150)
+    assert result.pages_ocred == (1,) and result.pages_without_text == (1,)
+    source = pymupdf.open(stream=simple_pdf(list(corpus.SCANNED_LINES), fontsize=14))[0]
+    for planted in (p for p in corpus.scanned().planted if p.source == "ocr"):
+        expected = source.search_for(planted.value)[0]
+        boxes = [page_rect(source, m.box) for m in marks if m.category == planted.category]
+        assert any(b.intersect(expected).get_area() > 0.5 * expected.get_area() for b in boxes)
+    assert {m.source for m in marks} == {"ocr"}
+    assert NEEDS_MANUAL_REVIEW not in {m.category for m in marks}
+
+
+def _assert_one_whole_page_review_mark(result: DetectionResult, marks: list[Mark]) -> None:
+    (mark,) = marks
+    assert mark.category == NEEDS_MANUAL_REVIEW
+    assert mark.needs_manual_review == NO_TEXT_LAYER
+    assert mark.box == (0.0, 0.0, 1.0, 1.0) and mark.confidence == 0
+    assert result.pages_ocred == () and result.pages_without_text == (1,)
+
+
+def test_scanned_page_gets_whole_page_review_mark_when_ocr_is_off() -> None:
+    _assert_one_whole_page_review_mark(*_scanned_page_marks(ocr=False))
+
+
+def test_scanned_page_gets_whole_page_review_mark_when_tesseract_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert not ocr_available()
+    _assert_one_whole_page_review_mark(*_scanned_page_marks(ocr=True))
+
+
+def test_page_with_text_never_gets_the_no_text_layer_mark() -> None:
+    result = detect(corpus.scanned().pdf, policy(ocr=False))
+    assert all(m.page == 1 for m in result.marks if m.category == NEEDS_MANUAL_REVIEW)
+    for item in labelled_corpus():
+        if item.name != "scanned":
+            marks = detect(item.pdf, policy()).marks
+            assert NEEDS_MANUAL_REVIEW not in {m.category for m in marks}, item.name
+
+
+def test_blank_page_is_counted_without_text_but_not_marked() -> None:
+    doc = pymupdf.open()
+    doc.new_page()
+    result = detect(doc.tobytes(), policy())
+    assert result.marks == () and result.pages_without_text == (0,)
+
+
+# ------------------------------------------------------------------ protection and stability
+
+
+def test_no_matched_text_appears_in_any_mark() -> None:
+    for item in labelled_corpus():
+        marks = detect(item.pdf, policy(search_terms=item.search_terms)).marks
+        dump = repr(marks)
+        for planted in item.planted:
+            assert planted.value not in dump
+            assert squash(planted.value) not in squash(dump)
+
+
+def test_two_runs_on_the_same_bytes_give_equal_marks_in_page_y_x_order() -> None:
+    for item in labelled_corpus():
+        first = detect(item.pdf, policy())
+        assert first == detect(item.pdf, policy())
+        keys = [(m.page, m.box.y0, m.box.x0) for m in first.marks]
+        assert keys == sorted(keys)
+
+
+def test_path_input_gives_the_same_result_as_bytes(tmp_path: Path) -> None:
+    item = corpus.wrapped()
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(item.pdf)
+    assert detect(path, policy()) == detect(str(path), policy()) == detect(item.pdf, policy())
+
+
+def test_unreadable_document_raises_detection_error_without_content() -> None:
+    with pytest.raises(DetectionError, match="^document: cannot open"):
+        detect(b"%PDF-1.7 SSN 123-45-6789 garbage", policy())
