@@ -24,6 +24,7 @@ run: install
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(BIN)/python manage.py qcluster & \
+	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & \
 	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
 
 test: install
@@ -33,7 +34,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings_test
 
 clean:
 	rm -rf $(VENV) var

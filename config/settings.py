@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "audit",
     "intake",
@@ -141,12 +142,20 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Redaction Review Queue API",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 Q_CLUSTER = {
@@ -161,6 +170,8 @@ Q_CLUSTER = {
     "save_limit": 1000,
     "sync": env_bool("Q_SYNC"),
     "poll": 1,
+    # The high lane: `Q_CLUSTER_NAME=rrq-high manage.py qcluster` serves urgent work.
+    "ALT_CLUSTERS": {"rrq-high": {}},
 }
 
 LOGGING = {
@@ -170,3 +181,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Intake limits (admission refuses larger files or longer documents, naming the limit).
+INTAKE_MAX_FILE_BYTES = env_int("INTAKE_MAX_FILE_BYTES", 100 * 1024 * 1024)
+INTAKE_MAX_PAGES = env_int("INTAKE_MAX_PAGES", 5000)
+INTAKE_MAX_FILES = env_int("INTAKE_MAX_FILES", 500)
+# Per intake client; DRF's format, e.g. "120/min". Shared across processes via CACHES.
+INTAKE_THROTTLE_RATE = os.environ.get("INTAKE_THROTTLE_RATE", "120/min")
+# Uploads above this size go to a temporary file, never held in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES
+# Submissions with priority_score at or above this go to the high lane (second cluster).
+HIGH_LANE_MIN_SCORE = 80
+HIGH_LANE = "rrq-high"

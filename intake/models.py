@@ -79,6 +79,9 @@ class Submission(models.Model):
     # Protected content: the requester's names and phrases to redact. Read only by the
     # detector; never logged, never in audit events, never in API responses.
     search_terms = models.JSONField(default=list, blank=True)
+    admission_response = models.JSONField(
+        default=dict, blank=True, help_text="The 201 body, replayed verbatim to a duplicate."
+    )
 
     class Meta:
         ordering = ["-received_at"]

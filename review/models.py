@@ -18,7 +18,9 @@ class Policy(models.Model):
     note = models.CharField(max_length=300, blank=True)
     categories = models.JSONField(default=list, help_text="Detector categories that are enabled.")
     category_min_confidence = models.JSONField(
-        default=dict, help_text="Category -> minimum confidence (0-1) for a mark to be proposed."
+        default=dict,
+        blank=True,
+        help_text="Category -> minimum confidence (0-1) for a mark to be proposed.",
     )
     review_threshold = models.FloatField(
         default=0.9, help_text="Marks below this confidence make the item more urgent."

@@ -3,15 +3,25 @@ same transaction as the change (DESIGN rule 5)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+from django.core.files.storage import storages
 from django.db import transaction
 from django.db.models import Max
 
 from audit.clock import db_now
 from audit.services import Actor, Event, actor_label, emit_many
+from intake.models import Document
 from review.errors import IllegalTransition
-from review.models import ItemState, Policy, ReviewItem
+from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
+from review.pdf.detect import DetectionPolicy, DetectionResult, detect
+from review.priority import item_priority
 
 S = ItemState
 
@@ -99,7 +109,8 @@ def policy_current() -> Policy:
 
 def policy_publish(*, draft: Policy, actor: Actor) -> Policy:
     """Save `draft` as the next policy version; the versions before it stay untouched."""
-    with transaction.atomic(durable=True):
+    # Not durable: the admin's change view already wraps its save in a transaction.
+    with transaction.atomic():
         draft.pk = None
         draft._state.adding = True
         # Two concurrent publishes may compute the same number: the unique version
@@ -118,3 +129,108 @@ def policy_publish(*, draft: Policy, actor: Actor) -> Policy:
             ]
         )
         return draft
+
+
+def _mark_salt(submission_id: object) -> bytes:
+    """Per-submission key for mark text hashes: equal values within one submission hash
+    alike (for the cross-document consistency check), nothing is comparable across them."""
+    return hmac.new(settings.SECRET_KEY.encode(), str(submission_id).encode(), "sha256").digest()
+
+
+def detection_policy_for(document: Document) -> DetectionPolicy:
+    policy = Policy.objects.get(version=document.policy_version)
+    submission = document.submission
+    jurisdiction = submission.jurisdiction
+    return DetectionPolicy(
+        salt=_mark_salt(submission.id),
+        categories=frozenset(policy.categories),
+        min_confidence=dict(policy.category_min_confidence),
+        legal_reasons=dict(jurisdiction.exemption_codes),
+        default_reason=jurisdiction.default_exemption,
+        search_terms=tuple(submission.search_terms),
+    )
+
+
+def proposal_sha256(marks: Sequence[dict[str, Any]]) -> str:
+    """Hash of the canonical JSON of a proposal's marks (ordered by mark key)."""
+    canonical = json.dumps(
+        sorted(marks, key=lambda m: m["mark_key"]), sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _mark_rows(result: DetectionResult) -> list[dict[str, Any]]:
+    rows = []
+    for index, mark in enumerate(result.marks):
+        rows.append(
+            {
+                "mark_key": f"m{index + 1}",
+                "group": mark.group,
+                "page": mark.page,
+                "x0": round(mark.box.x0, 6),
+                "y0": round(mark.box.y0, 6),
+                "x1": round(mark.box.x1, 6),
+                "y1": round(mark.box.y1, 6),
+                "category": mark.category,
+                "legal_reason": mark.legal_reason,
+                "detector": mark.detector,
+                "detector_version": mark.detector_version,
+                "confidence": round(mark.confidence, 4),
+                "decision": Mark.Decision.PENDING,
+                "text_hash": mark.text_hash,
+                "needs_manual_review": mark.needs_manual_review or "",
+            }
+        )
+    return rows
+
+
+def proposal_detect(*, item_id: int, actor: Actor) -> Proposal:
+    """Write proposal version 1 for an accepted item and move it to `proposed`.
+
+    Safe to deliver twice: a second delivery finds version 1 and changes nothing
+    (and the unique (document, version) constraint backs that up under a race).
+    """
+    item = ReviewItem.objects.select_related("document__submission__jurisdiction").get(pk=item_id)
+    document = item.document
+    existing = Proposal.objects.filter(document=document, version=1).first()
+    if existing is not None:
+        return existing
+    with storages["originals"].open(document.original_path, "rb") as handle:
+        result = detect(handle.read(), detection_policy_for(document))
+    rows = _mark_rows(result)
+    digest = proposal_sha256(rows)
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        existing = Proposal.objects.filter(document=document, version=1).first()
+        if existing is not None:
+            return existing
+        proposal = Proposal.objects.create(
+            document=document,
+            version=1,
+            proposal_sha256=digest,
+            created_by=actor_label(actor),
+            policy_version=document.policy_version,
+        )
+        Mark.objects.bulk_create(Mark(proposal=proposal, **row) for row in rows)
+        lowest = min((m.confidence for m in result.marks), default=None)
+        item.priority = item_priority(
+            time_left=item.deadline - db_now(),
+            priority_score=document.submission.priority_score,
+            lowest_confidence=lowest,
+        )
+        item.save(update_fields=["priority"])
+        item_transition(
+            item_id=item.pk,
+            to_state=ItemState.PROPOSED,
+            actor=actor,
+            event_type="PROPOSED",
+            output_hash=digest,
+            extra={
+                "proposal_version": 1,
+                "marks": len(rows),
+                "by_category": dict(Counter(r["category"] for r in rows)),
+                "pages_ocred": len(result.pages_ocred),
+                "pages_without_text": len(result.pages_without_text),
+            },
+        )
+        return proposal

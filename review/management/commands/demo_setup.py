@@ -1,24 +1,53 @@
-"""Demo logins for `make run`: one user per role, with fresh passwords printed once."""
+"""Demo data for `make run`: one login per role with fresh passwords printed once, an
+intake client with a fresh token, and (once) a demo submission of generated PDFs."""
 
 import os
 import secrets
 
+import pymupdf
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from rest_framework.authtoken.models import Token
 
-from review.roles import COMPLIANCE_OFFICER, REVIEWER, SENIOR_REVIEWER
+from intake.models import Submission
+from intake.services import IncomingFile, correlation_id_or_new, submission_admit
+from review.roles import COMPLIANCE_OFFICER, INTAKE_CLIENT, REVIEWER, SENIOR_REVIEWER
 
 DEMO_USERS = [
     ("reviewer", REVIEWER, False),
     ("senior", SENIOR_REVIEWER, False),
     ("compliance", COMPLIANCE_OFFICER, True),
 ]
+DEMO_CLIENT = "demo-portal"
+
+# Synthetic values only (reserved example domains, 555 numbers, test card numbers).
+DEMO_DOCUMENTS = {
+    "requests/letter-1.pdf": [
+        "Re: records request 2026-114",
+        "Requester: Jordan Example, jordan@example.com, (202) 555-0143",
+        "SSN 123-45-6789 appears on the enclosed form.",
+    ],
+    "requests/letter-2.pdf": [
+        "Payment on file: 4111 1111 1111 1111",
+        "Account no. 00981234, DOB: 04/12/1980",
+    ],
+    "contracts/summary.pdf": ["Nothing personal in this summary."],
+}
+
+
+def _pdf(lines: list[str]) -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for number, line in enumerate(lines):
+        page.insert_text((72, 90 + 20 * number), line, fontsize=11)
+    return doc.tobytes()
 
 
 class Command(BaseCommand):
-    help = "Create or refresh the demo users (development only) and print their logins."
+    help = "Create or refresh demo users and an intake client (development only)."
 
     def handle(self, *args: object, **options: object) -> None:
         User = get_user_model()
@@ -33,5 +62,28 @@ class Command(BaseCommand):
                 user.save()
                 user.groups.set([Group.objects.get(name=role)])
                 lines.append(f"  {role:<20} {username:<12} {password}")
+            client, _ = User.objects.get_or_create(username=DEMO_CLIENT)
+            client.set_unusable_password()
+            client.save()
+            client.groups.set([Group.objects.get(name=INTAKE_CLIENT)])
+            Token.objects.filter(user=client).delete()
+            token = Token.objects.create(user=client)
         self.stdout.write("Demo logins (role, username, password):")
         self.stdout.write("\n".join(lines))
+        self.stdout.write(f"Demo intake client {DEMO_CLIENT}: API token {token.key}")
+        if not Submission.objects.filter(client=client).exists():
+            submission_admit(
+                client=client,
+                files=[
+                    IncomingFile(object_id=path, upload=SimpleUploadedFile(path, _pdf(text)))
+                    for path, text in DEMO_DOCUMENTS.items()
+                ],
+                external_ref="DEMO-2026-001",
+                jurisdiction_code="US-FED",
+                search_terms=["Jordan Example"],
+                correlation_id=correlation_id_or_new(None),
+                actor=f"client:{DEMO_CLIENT}",
+            )
+            self.stdout.write(
+                f"Demo submission DEMO-2026-001 admitted ({len(DEMO_DOCUMENTS)} PDFs)."
+            )

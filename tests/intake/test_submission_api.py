@@ -1,0 +1,259 @@
+import threading
+import uuid
+
+import pytest
+from django.db import connections
+
+from audit.models import AuditEvent
+from intake.models import Document, RejectedSubmission, Submission
+from review.models import ItemState, ReviewItem
+from tests.intake.conftest import (
+    encrypted_pdf_bytes,
+    make_api_client,
+    pdf_bytes,
+    submit,
+    upload,
+)
+
+
+def _error_codes(response) -> set[str]:
+    return {e["code"] for e in response.json()["errors"]}
+
+
+@pytest.mark.django_db
+def test_submission_is_admitted_with_documents_items_and_events(api):
+    response = submit(api, files=[upload("a.pdf", pdf_bytes()), upload("b.pdf", pdf_bytes(2))])
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["external_ref"] == "FOIA-2026-001"
+    assert body["jurisdiction"] == "US-FED"
+    assert {d["object_id"] for d in body["documents"]} == {"a.pdf", "b.pdf"}
+    for document in body["documents"]:
+        assert document["state"] == ItemState.ACCEPTED
+        assert len(document["source_sha256"]) == 64
+        assert len(document["job_key"]) == 64
+    submission = Submission.objects.get(pk=body["id"])
+    assert submission.documents.count() == 2
+    assert ReviewItem.objects.filter(document__submission=submission).count() == 2
+    admitted = AuditEvent.objects.filter(event_type="TASK_ADMITTED", submission_id=submission.id)
+    assert admitted.count() == 2
+
+
+@pytest.mark.django_db
+def test_admission_enqueues_detection_after_commit(api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = submit(api)
+    assert response.status_code == 201
+    assert len(callbacks) == 1
+    document = Document.objects.get(pk=response.json()["documents"][0]["id"])
+    assert document.item.state == ItemState.PROPOSED  # Q_SYNC ran the detection task inline
+
+
+@pytest.mark.django_db
+def test_same_idempotency_key_replays_the_original_body_and_creates_nothing(api):
+    first = submit(api, headers={"Idempotency-Key": "portal-42"})
+    second = submit(api, headers={"Idempotency-Key": "portal-42"})
+
+    assert first.status_code == 201
+    assert second.status_code == 200
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.json() == first.json()
+    assert Submission.objects.count() == 1
+    assert Document.objects.count() == 1
+    assert AuditEvent.objects.filter(event_type="IDEMPOTENCY_BLOCK").count() == 1
+
+
+@pytest.mark.django_db
+def test_same_payload_without_key_is_recognized_as_a_duplicate(api):
+    first = submit(api)
+    second = submit(api)
+    assert second.status_code == 200
+    assert second.json()["id"] == first.json()["id"]
+    assert Submission.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_reused_idempotency_key_with_a_different_payload_is_refused_with_409(api):
+    submit(api, headers={"Idempotency-Key": "portal-43"})
+    response = submit(api, headers={"Idempotency-Key": "portal-43"}, external_ref="OTHER")
+    assert response.status_code == 409
+    assert response.json()["code"] == "idempotency_key_reused"
+    assert Submission.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("case", "expected_code"),
+    [
+        ("zero_bytes", "empty_file"),
+        ("text_named_pdf", "not_pdf"),
+        ("encrypted", "encrypted"),
+        ("truncated", "malformed"),
+        ("too_many_pages", "too_many_pages"),
+        ("too_large", "too_large"),
+        ("unknown_jurisdiction", "unknown_jurisdiction"),
+        ("duplicate_path", "duplicate_path"),
+        ("missing_external_ref", "required"),
+    ],
+)
+def test_bad_submission_gets_a_named_400_and_is_recorded_as_rejected(
+    api, settings, case, expected_code
+):
+    settings.INTAKE_MAX_PAGES = 3
+    fields, files = {}, None
+    good = pdf_bytes()
+    if case == "zero_bytes":
+        files = [upload("empty.pdf", b"")]
+    elif case == "text_named_pdf":
+        files = [upload("notes.pdf", b"Just some plain text, not a PDF at all.\n")]
+    elif case == "encrypted":
+        files = [upload("sealed.pdf", encrypted_pdf_bytes())]
+    elif case == "truncated":
+        whole = pdf_bytes(3, text="A long enough line of text to make the file bigger " * 3)
+        files = [upload("cut.pdf", whole[: len(whole) // 2])]
+    elif case == "too_many_pages":
+        files = [upload("long.pdf", pdf_bytes(4))]
+    elif case == "too_large":
+        settings.INTAKE_MAX_FILE_BYTES = len(good) - 1
+        files = [upload("big.pdf", good)]
+    elif case == "unknown_jurisdiction":
+        fields["jurisdiction"] = "ATLANTIS"
+    elif case == "duplicate_path":
+        files = [upload("a.pdf", good), upload("b.pdf", pdf_bytes(2))]
+        fields["paths"] = ["dir/same.pdf", "dir/same.pdf"]
+    elif case == "missing_external_ref":
+        fields["external_ref"] = None
+
+    response = submit(api, files=files, headers={"X-Correlation-ID": "corr-reject-1"}, **fields)
+
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert set(body) == {"code", "message", "errors"}
+    assert expected_code in _error_codes(response)
+    assert all({"field", "code", "message"} <= set(e) for e in body["errors"])
+    rejected = RejectedSubmission.objects.get()
+    assert expected_code in rejected.reason_codes
+    assert rejected.correlation_id == "corr-reject-1"
+    assert rejected.client == api.user
+    for file_info in rejected.files:
+        assert set(file_info) == {"index", "sha256", "size"}
+    event = AuditEvent.objects.get(event_type="SCHEMA_REJECT")
+    assert event.correlation_id == "corr-reject-1"
+    assert Submission.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_search_terms_are_never_echoed_or_recorded_in_events_or_rejections(api):
+    secret = "Zebulon Quartermaine"
+    response = submit(api, search_terms=[secret])
+    submit(api, files=[upload("x.pdf", b"")], search_terms=[secret])
+    assert secret not in response.content.decode()
+    for event in AuditEvent.objects.all():
+        assert secret not in str(event.extra) and secret not in event.canonical().decode()
+    for rejected in RejectedSubmission.objects.all():
+        assert secret not in str(rejected.errors) + str(rejected.files)
+
+
+@pytest.mark.django_db
+def test_client_cannot_read_another_clients_submission_or_documents(api):
+    other = make_api_client()
+    body = submit(api).json()
+    document_id = body["documents"][0]["id"]
+
+    assert api.get(f"/api/v1/submissions/{body['id']}/").status_code == 200
+    assert api.get(f"/api/v1/documents/{document_id}/").status_code == 200
+    assert other.get(f"/api/v1/submissions/{body['id']}/").status_code == 404
+    assert other.get(f"/api/v1/documents/{document_id}/").status_code == 404
+    assert other.get(f"/api/v1/documents/{document_id}/events/").status_code == 404
+    assert other.get(f"/api/v1/submissions/{uuid.uuid4()}/").json()["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_unauthenticated_request_is_refused(client):
+    response = client.post("/api/v1/submissions/", {})
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+
+
+@pytest.mark.django_db
+def test_client_over_its_rate_gets_429_with_retry_after(api, settings):
+    settings.INTAKE_THROTTLE_RATE = "2/min"
+    codes = [submit(api, external_ref=f"R{n}").status_code for n in range(3)]
+    assert codes[:2] == [201, 201]
+    third = submit(api, external_ref="R3")
+    assert third.status_code == 429
+    assert int(third["Retry-After"]) > 0
+    assert third.json()["code"] == "throttled"
+
+
+@pytest.mark.django_db
+def test_correlation_id_is_echoed_and_carried_by_every_event_of_the_submission(
+    api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = submit(api, headers={"X-Correlation-ID": "portal-trace-77"})
+    assert response["X-Correlation-ID"] == "portal-trace-77"
+    events = AuditEvent.objects.filter(submission_id=response.json()["id"])
+    assert {e.event_type for e in events} >= {"TASK_ADMITTED", "PROPOSED"}
+    assert {e.correlation_id for e in events} == {"portal-trace-77"}
+
+
+@pytest.mark.django_db
+def test_malformed_correlation_id_is_replaced_by_a_fresh_one(api):
+    response = submit(api, headers={"X-Correlation-ID": "bad id with spaces"})
+    assert response.status_code == 201
+    assert response["X-Correlation-ID"] != "bad id with spaces"
+    assert response.json()["correlation_id"] == response["X-Correlation-ID"]
+
+
+@pytest.mark.django_db
+def test_document_status_and_events_expose_ids_and_hashes_only(api):
+    body = submit(api).json()
+    document_id = body["documents"][0]["id"]
+    status = api.get(f"/api/v1/documents/{document_id}/").json()
+    assert status["state"] == "accepted" and status["hold"] == "none"
+    assert status["output_sha256"] is None
+    events = api.get(f"/api/v1/documents/{document_id}/events/").json()
+    assert [e["event_type"] for e in events] == ["TASK_ADMITTED"]
+    assert "extra" not in events[0]
+
+
+@pytest.mark.django_db
+def test_schema_and_docs_pages_are_served(api):
+    schema = api.get("/api/v1/schema/", headers={"Accept": "application/vnd.oai.openapi+json"})
+    assert schema.status_code == 200
+    assert "/api/v1/submissions/" in schema.json()["paths"]
+    docs = api.get("/api/v1/docs/")
+    assert docs.status_code == 200
+    assert "cdn" not in docs.content.decode().lower()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_twenty_concurrent_identical_posts_create_exactly_one_submission():
+    api = make_api_client("retrying-portal")
+    data = pdf_bytes()
+    statuses: list[int] = []
+    barrier = threading.Barrier(20)
+
+    def post() -> None:
+        try:
+            barrier.wait()
+            response = submit(
+                api, files=[upload("same.pdf", data)], headers={"Idempotency-Key": "storm-1"}
+            )
+            statuses.append(response.status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=post) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(statuses) == [200] * 19 + [201]
+    assert Submission.objects.count() == 1
+    assert Document.objects.count() == 1
+    assert ReviewItem.objects.count() == 1
