@@ -1,0 +1,121 @@
+import os
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from audit.models import AuditEvent
+from intake.services import IncomingFile, submission_admit
+from review.models import ItemState, Mark, Proposal, ReviewItem
+from review.pdf.detect import NEEDS_MANUAL_REVIEW, NO_TEXT_LAYER
+from review.tasks import detect_document
+from tests.factories import user_create
+from tests.pdf.corpus import scanned_pdf, simple_pdf
+
+SSN = "123-45-6789"
+NAME = "Zebulon Quartermaine"
+
+
+def _admit(pdfs: dict[str, bytes], *, search_terms=(), priority_score=50) -> list[ReviewItem]:
+    admission = submission_admit(
+        client=user_create(),
+        files=[IncomingFile(object_id=k, upload=SimpleUploadedFile(k, v)) for k, v in pdfs.items()],
+        external_ref="FOIA-1",
+        jurisdiction_code="US-FED",
+        search_terms=search_terms,
+        priority_score=priority_score,
+        correlation_id="detect-test",
+        actor="client:test",
+    )
+    return list(ReviewItem.objects.filter(document__submission=admission.submission).order_by("id"))
+
+
+@pytest.mark.django_db
+def test_detection_writes_proposal_v1_with_boxes_and_moves_item_to_proposed():
+    pdf = simple_pdf([f"Applicant {NAME}", f"SSN {SSN}", "Contact: jo@example.com"])
+    (item,) = _admit({"a.pdf": pdf}, search_terms=[NAME])
+
+    detect_document(item.pk)
+
+    item.refresh_from_db()
+    assert item.state == ItemState.PROPOSED
+    proposal = Proposal.objects.get(document=item.document)
+    assert proposal.version == 1 and proposal.previous is None
+    categories = {m.category for m in proposal.marks.all()}
+    assert {"ssn", "email", "search_term"} <= categories
+    for mark in proposal.marks.all():
+        assert 0 <= mark.x0 < mark.x1 <= 1 and 0 <= mark.y0 < mark.y1 <= 1
+        assert mark.legal_reason == "(b)(6)"
+        assert mark.decision == Mark.Decision.PENDING
+        assert len(mark.text_hash) == 64
+    event = AuditEvent.objects.get(event_type="PROPOSED", item_id=item.pk)
+    assert event.output_hash == proposal.proposal_sha256
+    assert event.extra["marks"] == proposal.marks.count()
+
+
+@pytest.mark.django_db
+def test_matched_text_is_stored_nowhere_in_marks_or_events():
+    (item,) = _admit({"a.pdf": simple_pdf([f"SSN {SSN} for {NAME}"])}, search_terms=[NAME])
+    detect_document(item.pk)
+    for mark in Mark.objects.all():
+        values = " ".join(str(getattr(mark, f.attname)) for f in Mark._meta.concrete_fields)
+        assert SSN not in values and NAME not in values
+    for event in AuditEvent.objects.all():
+        assert SSN.encode() not in event.canonical() and NAME.encode() not in event.canonical()
+
+
+@pytest.mark.django_db
+def test_delivering_the_detection_task_twice_yields_one_proposal_and_one_event():
+    (item,) = _admit({"a.pdf": simple_pdf([f"SSN {SSN}"])})
+    detect_document(item.pk)
+    detect_document(item.pk)
+    assert Proposal.objects.filter(document=item.document).count() == 1
+    assert AuditEvent.objects.filter(event_type="PROPOSED", item_id=item.pk).count() == 1
+
+
+@pytest.mark.django_db
+def test_document_without_marks_still_goes_to_review():
+    (item,) = _admit({"clean.pdf": simple_pdf(["Minutes of the parks committee."])})
+    detect_document(item.pk)
+    item.refresh_from_db()
+    assert item.state == ItemState.PROPOSED
+    assert Proposal.objects.get(document=item.document).marks.count() == 0
+
+
+@pytest.mark.django_db
+def test_uncertain_marks_put_a_document_first_among_equals():
+    items = _admit(
+        {
+            "sure.pdf": simple_pdf([f"SSN {SSN}"]),
+            "unsure.pdf": simple_pdf(["Policy number: PX-77120034"]),
+        }
+    )
+    for item in items:
+        detect_document(item.pk)
+    sure, unsure = (ReviewItem.objects.get(pk=i.pk) for i in items)
+    lowest = {
+        i.pk: min(m.confidence for m in Proposal.objects.get(document=i.document).marks.all())
+        for i in (sure, unsure)
+    }
+    assert lowest[unsure.pk] < lowest[sure.pk]
+    assert unsure.priority < sure.priority
+
+
+@pytest.mark.django_db
+def test_scanned_page_without_ocr_gets_a_whole_page_manual_review_mark(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary to be found
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))
+    (item,) = _admit({"scan.pdf": scanned_pdf([f"SSN {SSN}"])})
+    detect_document(item.pk)
+    (mark,) = Proposal.objects.get(document=item.document).marks.all()
+    assert mark.category == NEEDS_MANUAL_REVIEW
+    assert mark.needs_manual_review == NO_TEXT_LAYER
+    assert (mark.x0, mark.y0, mark.x1, mark.y1) == (0, 0, 1, 1)
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(not os.path.exists("/usr/bin/tesseract"), reason="Tesseract not installed")
+def test_scanned_page_with_ocr_gets_marks_on_the_recognized_values():
+    (item,) = _admit({"scan.pdf": scanned_pdf([f"SSN {SSN}"])})
+    detect_document(item.pk)
+    categories = [m.category for m in Proposal.objects.get(document=item.document).marks.all()]
+    assert "ssn" in categories
