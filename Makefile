@@ -20,6 +20,7 @@ install: $(STAMP)
 run: export DEBUG ?= 1
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py create_signing_cert
 	$(BIN)/python manage.py demo_setup
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	@trap 'kill 0' INT TERM EXIT; \

@@ -194,3 +194,9 @@ DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES
 # Submissions with priority_score at or above this go to the high lane (second cluster).
 HIGH_LANE_MIN_SCORE = 80
 HIGH_LANE = "rrq-high"
+
+# PAdES signing key and certificate (PEM). `manage.py create_signing_cert` writes a
+# self-signed development pair here; production points these at managed key material.
+SIGNING_DIR = Path(os.environ.get("SIGNING_DIR", DATA_DIR / "signing"))
+SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", SIGNING_DIR / "signing-key.pem"))
+SIGNING_CERT_FILE = Path(os.environ.get("SIGNING_CERT_FILE", SIGNING_DIR / "signing-cert.pem"))

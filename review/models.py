@@ -268,8 +268,14 @@ class Artifact(models.Model):
 
     document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="artifacts")
     proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="artifacts")
-    storage_path = models.CharField(max_length=200)
+    approval = models.ForeignKey(Approval, on_delete=models.PROTECT, related_name="artifacts")
+    storage_path = models.CharField(
+        max_length=200, help_text="Redacted, sanitized, verified output (derivatives storage)."
+    )
     output_sha256 = models.CharField(max_length=64)
+    signed_path = models.CharField(max_length=200, blank=True)
+    signed_sha256 = models.CharField(max_length=64, blank=True)
+    certificate_sha256 = models.CharField(max_length=64, blank=True)
     signature = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     signed_at = models.DateTimeField(null=True, blank=True)
@@ -279,6 +285,11 @@ class Artifact(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["document", "proposal"], name="artifact_one_per_document_proposal"
+            ),
+            models.CheckConstraint(
+                condition=(Q(signed_at__isnull=True) & Q(signed_sha256=""))
+                | (Q(signed_at__isnull=False) & ~Q(signed_sha256="")),
+                name="artifact_signed_iff_signed_hash",
             ),
         ]
 

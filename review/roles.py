@@ -38,3 +38,23 @@ COMPLIANCE_ADMIN_PERMISSIONS = [
     "review.add_policy",
     "review.change_policy",
 ]
+
+
+def install_roles(Group, Permission) -> None:  # noqa: N803 - model classes, as migrations pass them
+    """Create the role groups with their permissions (idempotent). Takes the model
+    classes, so the data migration can pass its historical models."""
+
+    def permissions(names: list[str]) -> list:
+        result = []
+        for name in names:
+            app_label, codename = name.split(".")
+            result.append(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
+        return result
+
+    for role, names in QUEUE_PERMISSIONS.items():
+        extra = COMPLIANCE_ADMIN_PERMISSIONS if role == COMPLIANCE_OFFICER else []
+        group, _ = Group.objects.get_or_create(name=role)
+        group.permissions.set(permissions(names + extra))
+    Group.objects.get_or_create(name=INTAKE_CLIENT)

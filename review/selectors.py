@@ -1,14 +1,159 @@
-"""Reads for pages and APIs. Counts only: never document content."""
+"""Reads for pages and APIs. Ids, states, counts, hashes and geometry: never content."""
 
-from django.db.models import Count
+from __future__ import annotations
 
-from review.models import ReviewItem
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import pymupdf
+from django.core.cache import cache
+from django.core.files.storage import storages
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Now
+
+from intake.models import Document
+from review.models import Claim, Hold, ItemState, Mark, Proposal, Queue, ReviewItem
+from review.pdf.geometry import Box, display_rect
+from review.pdf.redact import RedactionMark, burn_in, render_page_png
+from review.services import QUEUE_PERMISSION, latest_proposal, policy_current, reviewer_queues
+
+QUEUE_PAGE_LIMIT = 200
+PREVIEW_CACHE_SECONDS = 600
 
 
-def item_counts_by_queue_and_state() -> list[dict[str, object]]:
-    rows = (
-        ReviewItem.objects.values("queue", "state")
-        .annotate(count=Count("id"))
-        .order_by("queue", "state")
+def drawable_categories() -> list[str]:
+    """Categories a reviewer may give a box they draw: the policy's, plus free ones."""
+    return sorted({*policy_current().categories, "name", "address", "other"} - {"search_term"})
+
+
+def sees_holds(user: Any) -> bool:
+    return user.has_perm(QUEUE_PERMISSION[Queue.COMPLIANCE_REVIEW])
+
+
+def queue_items(*, user: Any) -> QuerySet[ReviewItem]:
+    """The live items of the user's queues (and every held item for compliance officers),
+    urgent first, with the claimant's name: a fixed number of queries for any length."""
+    visible = Q(
+        queue__in=reviewer_queues(user), state__in=[ItemState.PROPOSED, ItemState.IN_REVIEW]
     )
-    return [dict(row) for row in rows]
+    if sees_holds(user):
+        visible |= ~Q(hold=Hold.NONE) & ~Q(state__in=[ItemState.SIGNED, ItemState.FAILED])
+    open_claim = Claim.objects.filter(item=OuterRef("pk"), ended_at__isnull=True)
+    return (
+        ReviewItem.objects.filter(visible)
+        .select_related("document__submission")
+        .annotate(
+            claimant=Subquery(open_claim.values("reviewer__username")[:1]),
+            claim_expires_at=Subquery(open_claim.values("expires_at")[:1]),
+        )
+        .order_by("priority", "deadline", "id")[:QUEUE_PAGE_LIMIT]
+    )
+
+
+def queue_counts(*, user: Any) -> dict[str, int]:
+    queues = reviewer_queues(user)
+    counts = {queue: 0 for queue in queues}
+    rows = (
+        ReviewItem.objects.filter(queue__in=queues, state=ItemState.PROPOSED, hold=Hold.NONE)
+        .values("queue")
+        .annotate(n=Count("id"))
+    )
+    for row in rows:
+        counts[row["queue"]] = row["n"]
+    return counts
+
+
+def open_claim_for(*, item: ReviewItem, user: Any) -> Claim | None:
+    return Claim.objects.filter(
+        item=item, reviewer=user, ended_at__isnull=True, expires_at__gt=Now()
+    ).first()
+
+
+def can_view_item(*, item: ReviewItem, user: Any) -> bool:
+    """Page images and previews: the claimant, and compliance officers."""
+    return sees_holds(user) or open_claim_for(item=item, user=user) is not None
+
+
+def original_bytes(document: Document) -> bytes:
+    with storages["originals"].open(document.original_path, "rb") as handle:
+        return handle.read()
+
+
+@dataclass(frozen=True)
+class Preview:
+    pdf: bytes
+    sha256: str
+
+
+def redaction_marks(proposal: Proposal) -> list[RedactionMark]:
+    """What burns: the accepted marks of a proposal."""
+    return [
+        RedactionMark(page=m.page, box=Box(m.x0, m.y0, m.x1, m.y1), legal_reason=m.legal_reason)
+        for m in proposal.marks.filter(decision=Mark.Decision.ACCEPTED).order_by("page", "id")
+    ]
+
+
+def proposal_preview(proposal: Proposal) -> Preview:
+    """The redacted preview of a proposal: the same burn-in the release uses, so the
+    reviewer sees exactly what ships. Deterministic, so its hash is stable. Kept in memory
+    only (never on disk unencrypted)."""
+    key = f"preview:{proposal.document.source_sha256}:{proposal.proposal_sha256}"
+    pdf = cache.get(key)
+    if pdf is None:
+        pdf = burn_in(original_bytes(proposal.document), redaction_marks(proposal))
+        cache.set(key, pdf, PREVIEW_CACHE_SECONDS)
+    return Preview(pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
+
+
+def page_png(*, item: ReviewItem, page: int, preview: bool, dpi: int = 100) -> bytes:
+    document = item.document
+    pdf = proposal_preview(latest_proposal(document)).pdf if preview else original_bytes(document)
+    return render_page_png(pdf, page, dpi=dpi)
+
+
+@dataclass(frozen=True)
+class PageGeometry:
+    number: int
+    width: float
+    height: float
+
+
+def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
+    """Everything the item page shows: page sizes, marks with their boxes on the page as
+    displayed (rotation applied, as fractions of the shown page), hashes and versions."""
+    document = item.document
+    proposal = latest_proposal(document)
+    marks = list(proposal.marks.all().order_by("page", "y0", "x0", "id"))
+    pages = []
+    with pymupdf.open(stream=original_bytes(document), filetype="pdf") as doc:
+        for page in doc:
+            pages.append(PageGeometry(page.number, page.rect.width, page.rect.height))
+        shown = []
+        for mark in marks:
+            page = doc[mark.page]
+            rect = display_rect(page, Box(mark.x0, mark.y0, mark.x1, mark.y1))
+            width, height = page.rect.width, page.rect.height
+            shown.append(
+                {
+                    "key": mark.mark_key,
+                    "group": mark.group,
+                    "page": mark.page,
+                    "left": rect.x0 / width,
+                    "top": rect.y0 / height,
+                    "width": rect.width / width,
+                    "height": rect.height / height,
+                    "category": mark.category,
+                    "reason": mark.legal_reason,
+                    "decision": mark.decision,
+                    "confidence": mark.confidence,
+                    "detector": mark.detector,
+                    "manual": mark.needs_manual_review,
+                }
+            )
+    return {
+        "proposal": proposal,
+        "preview_sha256": proposal_preview(proposal).sha256,
+        "pages": pages,
+        "marks": shown,
+    }

@@ -5,5 +5,13 @@ from review import views
 app_name = "review"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.queue, name="queue"),
+    path("claim-next/", views.claim_next, name="claim_next"),
+    path("items/<int:item_id>/", views.item, name="item"),
+    path("items/<int:item_id>/pages/<int:page>.png", views.page_image, name="page_image"),
+    path("items/<int:item_id>/decisions/", views.decisions, name="decisions"),
+    path("items/<int:item_id>/heartbeat/", views.heartbeat, name="heartbeat"),
+    path("items/<int:item_id>/release/", views.release, name="release"),
+    path("items/<int:item_id>/approve/", views.approve, name="approve"),
+    path("items/<int:item_id>/escalate/", views.escalate, name="escalate"),
 ]

@@ -1,10 +1,255 @@
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Reviewer pages. Each view parses input, calls one service or selector, renders."""
 
-from review.selectors import item_counts_by_queue_and_state
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pymupdf
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from review import selectors, services
+from review.errors import ClaimLost, DomainError
+from review.models import Queue, ReviewItem
+from review.pdf.geometry import box_from_display
+
+HEARTBEAT_SECONDS = 30
+
+NO_STORE = {
+    "Cache-Control": "no-store, private",
+    "Pragma": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    for header, value in NO_STORE.items():
+        response[header] = value
+    return response
 
 
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "review/home.html", {"counts": item_counts_by_queue_and_state()})
+def queue(request: HttpRequest) -> HttpResponse:
+    context = {
+        "counts": selectors.queue_counts(user=request.user),
+        "items": selectors.queue_items(user=request.user),
+        "sees_holds": selectors.sees_holds(request.user),
+    }
+    return _no_store(render(request, "review/queue.html", context))
+
+
+@login_required
+@require_POST
+def claim_next(request: HttpRequest) -> HttpResponse:
+    try:
+        claim = services.claim_next(reviewer=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("review:queue")
+    if claim is None:
+        messages.info(request, "Nothing to claim: every item you may take is done or taken.")
+        return redirect("review:queue")
+    return redirect("review:item", item_id=claim.item_id)
+
+
+def _item_for(request: HttpRequest, item_id: int) -> tuple[ReviewItem, Any]:
+    item = get_object_or_404(
+        ReviewItem.objects.select_related("document__submission__jurisdiction"), pk=item_id
+    )
+    claim = selectors.open_claim_for(item=item, user=request.user)
+    return item, claim
+
+
+@login_required
+def item(request: HttpRequest, item_id: int) -> HttpResponse:
+    item, claim = _item_for(request, item_id)
+    if claim is None and not selectors.sees_holds(request.user):
+        return _no_store(render(request, "review/not_yours.html", {"item_id": item_id}, status=403))
+    view_model = selectors.review_view_model(item=item)
+    jurisdiction = item.document.submission.jurisdiction
+    context = {
+        "item": item,
+        "claim": claim,
+        "read_only": claim is None,
+        "document": item.document,
+        "escalation_reasons": services.ESCALATION_REASONS,
+        "escalation_queues": [Queue.SENIOR_REVIEW, Queue.COMPLIANCE_REVIEW],
+        **view_model,
+        "marks_json": view_model["marks"],
+        "categories": selectors.drawable_categories(),
+        "reason_codes": sorted(
+            {jurisdiction.default_exemption, *jurisdiction.exemption_codes.values()}
+        ),
+        "review_config": {
+            "claim_id": claim.pk if claim else None,
+            "base_version": view_model["proposal"].version,
+            "decisions_url": reverse("review:decisions", args=[item.pk]),
+            "heartbeat_url": reverse("review:heartbeat", args=[item.pk]),
+            "read_only": claim is None,
+            "heartbeat_seconds": HEARTBEAT_SECONDS,
+        },
+    }
+    return _no_store(render(request, "review/item.html", context))
+
+
+@login_required
+def page_image(request: HttpRequest, item_id: int, page: int) -> HttpResponse:
+    item, claim = _item_for(request, item_id)
+    if claim is None and not selectors.sees_holds(request.user):
+        return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
+    if not 0 <= page < item.document.page_count:
+        return _no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
+    png = selectors.page_png(item=item, page=page, preview=request.GET.get("preview") == "1")
+    return _no_store(HttpResponse(png, content_type="image/png"))
+
+
+def _json_error(error: DomainError) -> JsonResponse:
+    status = 409 if isinstance(error, ClaimLost) else error.status
+    return JsonResponse({"code": error.code, "message": str(error)}, status=status)
+
+
+def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[services.NewMark]:
+    """The browser sends boxes as fractions of the page as shown; store them unrotated."""
+    if not raw:
+        return []
+    new_marks = []
+    with pymupdf.open(stream=selectors.original_bytes(item.document), filetype="pdf") as doc:
+        for entry in raw:
+            page_number = int(entry["page"])
+            if not 0 <= page_number < doc.page_count:
+                raise DomainError(f"page {page_number + 1} does not exist", code="invalid_decision")
+            box = box_from_display(
+                doc[page_number],
+                float(entry["left"]),
+                float(entry["top"]),
+                float(entry["left"]) + float(entry["width"]),
+                float(entry["top"]) + float(entry["height"]),
+            )
+            new_marks.append(
+                services.NewMark(
+                    page=page_number,
+                    x0=box.x0,
+                    y0=box.y0,
+                    x1=box.x1,
+                    y1=box.y1,
+                    category=str(entry.get("category", "")).strip(),
+                    legal_reason=str(entry.get("reason", "")).strip(),
+                )
+            )
+    return new_marks
+
+
+@login_required
+@require_POST
+def decisions(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
+    try:
+        body = json.loads(request.body)
+        changes = {
+            str(key): services.MarkChange(
+                decision=value.get("decision"), legal_reason=value.get("reason")
+            )
+            for key, value in body.get("changes", {}).items()
+        }
+        proposal = services.proposal_revise(
+            item_id=item.pk,
+            claim_id=int(body["claim_id"]),
+            reviewer=request.user,
+            base_version=int(body["base_version"]),
+            changes=changes,
+            added=_parse_new_marks(item, body.get("added", [])),
+        )
+    except DomainError as error:
+        return _no_store(_json_error(error))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return _no_store(
+            JsonResponse({"code": "invalid_request", "message": "malformed request"}, status=400)
+        )
+    return _no_store(
+        JsonResponse(
+            {
+                "version": proposal.version,
+                "proposal_sha256": proposal.proposal_sha256,
+                "preview_sha256": selectors.proposal_preview(proposal).sha256,
+                "reload": reverse("review:item", args=[item.pk]),
+            }
+        )
+    )
+
+
+@login_required
+@require_POST
+def heartbeat(request: HttpRequest, item_id: int) -> HttpResponse:
+    try:
+        expires_at = services.claim_heartbeat(
+            item_id=item_id, claim_id=int(request.POST["claim_id"]), reviewer=request.user
+        )
+    except DomainError as error:
+        return _no_store(_json_error(error))
+    except (KeyError, ValueError):
+        return _no_store(
+            JsonResponse({"code": "invalid_request", "message": "claim_id required"}, status=400)
+        )
+    return _no_store(JsonResponse({"expires_at": expires_at.isoformat()}))
+
+
+def _claim_action(request: HttpRequest, item_id: int, action: Any, success: str) -> HttpResponse:
+    try:
+        action(claim_id=int(request.POST.get("claim_id", "0")))
+    except DomainError as error:
+        messages.error(request, str(error))
+        if isinstance(error, ClaimLost):
+            return redirect("review:queue")
+        return redirect("review:item", item_id=item_id)
+    messages.success(request, success)
+    return redirect("review:queue")
+
+
+@login_required
+@require_POST
+def release(request: HttpRequest, item_id: int) -> HttpResponse:
+    return _claim_action(
+        request,
+        item_id,
+        lambda claim_id: services.claim_release(
+            item_id=item_id, claim_id=claim_id, reviewer=request.user
+        ),
+        f"Item {item_id} released back to the queue.",
+    )
+
+
+@login_required
+@require_POST
+def approve(request: HttpRequest, item_id: int) -> HttpResponse:
+    def act(claim_id: int) -> None:
+        services.item_approve(
+            item_id=item_id,
+            claim_id=claim_id,
+            reviewer=request.user,
+            proposal_version=int(request.POST.get("proposal_version", "0")),
+            preview_sha256=request.POST.get("preview_sha256", ""),
+        )
+
+    return _claim_action(request, item_id, act, f"Item {item_id} approved; rendering is queued.")
+
+
+@login_required
+@require_POST
+def escalate(request: HttpRequest, item_id: int) -> HttpResponse:
+    return _claim_action(
+        request,
+        item_id,
+        lambda claim_id: services.item_escalate(
+            item_id=item_id,
+            claim_id=claim_id,
+            reviewer=request.user,
+            to_queue=request.POST.get("to_queue", ""),
+            reason=request.POST.get("reason", ""),
+        ),
+        f"Item {item_id} escalated.",
+    )

@@ -30,3 +30,35 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _signing_certificate():
+    """A self-signed development signer, as `make run` creates with create_signing_cert."""
+    from django.conf import settings
+
+    from review.pdf.sign import generate_self_signed
+
+    if not settings.SIGNING_CERT_FILE.exists():
+        generate_self_signed(settings.SIGNING_DIR)
+
+
+@pytest.fixture(autouse=True)
+def _reference_data_after_flush(request):
+    """Transactional tests end by emptying every table, seed rows from data migrations
+    included (post_migrate brings back only content types and permissions). Put the
+    jurisdictions, policy v1 and role groups back, as the migrations made them."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        return
+    request.getfixturevalue("transactional_db")
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.contrib.auth.models import Group, Permission
+
+    from review.roles import install_roles
+
+    import_module("intake.migrations.0002_jurisdictions").seed(apps, None)
+    import_module("review.migrations.0002_policy_v1").seed(apps, None)
+    install_roles(Group, Permission)

@@ -88,3 +88,31 @@ def item_create(*, state: str = ItemState.ACCEPTED, document: Document | None = 
     for step in PATH_TO[ItemState(state)]:
         item = item_transition(item_id=item.pk, to_state=step, actor="system:test-setup")
     return item
+
+
+def admitted_items(
+    pdfs: dict[str, bytes], *, search_terms=(), priority_score: int = 50, detect: bool = True
+) -> list[ReviewItem]:
+    """Items made as in production: admission through the service, then the detection task."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from intake.services import IncomingFile, submission_admit
+    from review.tasks import detect_document
+
+    admission = submission_admit(
+        client=user_create(),
+        files=[IncomingFile(object_id=k, upload=SimpleUploadedFile(k, v)) for k, v in pdfs.items()],
+        external_ref=f"FOIA-{next(_counter)}",
+        jurisdiction_code="US-FED",
+        search_terms=search_terms,
+        priority_score=priority_score,
+        correlation_id=uuid.uuid4().hex,
+        actor="client:test",
+    )
+    items = list(
+        ReviewItem.objects.filter(document__submission=admission.submission).order_by("id")
+    )
+    if detect:
+        for item in items:
+            detect_document(item.pk)
+    return [ReviewItem.objects.select_related("document__submission").get(pk=i.pk) for i in items]

@@ -3,12 +3,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from review.roles import (
-    COMPLIANCE_ADMIN_PERMISSIONS,
-    COMPLIANCE_OFFICER,
-    INTAKE_CLIENT,
-    QUEUE_PERMISSIONS,
-)
+from review.roles import install_roles
 
 
 def create_roles(apps, schema_editor):
@@ -18,23 +13,7 @@ def create_roles(apps, schema_editor):
         create_permissions(app_config, apps=apps, verbosity=0)
         app_config.models_module = None
 
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-
-    def permissions(names):
-        result = []
-        for name in names:
-            app_label, codename = name.split(".")
-            result.append(
-                Permission.objects.get(content_type__app_label=app_label, codename=codename)
-            )
-        return result
-
-    for role, names in QUEUE_PERMISSIONS.items():
-        extra = COMPLIANCE_ADMIN_PERMISSIONS if role == COMPLIANCE_OFFICER else []
-        group, _ = Group.objects.get_or_create(name=role)
-        group.permissions.set(permissions(names + extra))
-    Group.objects.get_or_create(name=INTAKE_CLIENT)
+    install_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 class Migration(migrations.Migration):

@@ -44,3 +44,12 @@ def page_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
 def display_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
     """Normalized box -> rectangle on the page as shown (rotation applied), in points."""
     return page_rect(page, box) * page.rotation_matrix
+
+
+def box_from_display(
+    page: pymupdf.Page, left: float, top: float, right: float, bottom: float
+) -> Box:
+    """Fractions of the page as shown (rotation applied) -> normalized unrotated box."""
+    width, height = page.rect.width, page.rect.height
+    shown = pymupdf.Rect(left * width, top * height, right * width, bottom * height)
+    return normalize(page, shown * page.derotation_matrix)

@@ -115,7 +115,7 @@ def test_database_rejects_raw_changes_to_the_ledger(statement):
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_twenty_concurrent_writers_leave_one_valid_chain():
     per_thread, threads = 10, 20
     errors: list[BaseException] = []

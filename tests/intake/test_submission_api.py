@@ -230,7 +230,7 @@ def test_schema_and_docs_pages_are_served(api):
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_twenty_concurrent_identical_posts_create_exactly_one_submission():
     api = make_api_client("retrying-portal")
     data = pdf_bytes()

@@ -1,0 +1,222 @@
+// Item review: per-mark decisions from mouse or keyboard, drawing new boxes, the redacted
+// preview toggle, saving a new proposal version, and a heartbeat that keeps the lease.
+(function () {
+  "use strict";
+  const config = JSON.parse(document.getElementById("review-config").textContent);
+  const marks = JSON.parse(document.getElementById("marks-data").textContent);
+  const notice = document.getElementById("notice");
+  const list = document.getElementById("mark-list");
+  const changes = {};   // mark key -> {decision, reason}
+  const added = [];     // new boxes: {page, left, top, width, height, category, reason}
+  let current = -1;
+
+  function csrf() {
+    const match = document.cookie.match(/csrftoken=([^;]+)/);
+    return match ? match[1] : "";
+  }
+  function say(text) { notice.textContent = text; notice.hidden = false; }
+  function dirty() { return Object.keys(changes).length > 0 || added.length > 0; }
+
+  function label(m) {
+    return "Page " + (m.page + 1) + ", " + m.category + ", " + m.decision;
+  }
+  function render() {
+    document.querySelectorAll(".mark").forEach(function (el) { el.remove(); });
+    list.innerHTML = "";
+    marks.forEach(function (m, i) {
+      const box = document.createElement("button");
+      box.type = "button";
+      box.className = "mark " + m.decision + (i === current ? " current" : "");
+      box.style.left = (m.left * 100) + "%";
+      box.style.top = (m.top * 100) + "%";
+      box.style.width = (m.width * 100) + "%";
+      box.style.height = (m.height * 100) + "%";
+      box.setAttribute("aria-label", label(m));
+      box.dataset.index = i;
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = m.category + " " + m.reason;
+      box.appendChild(tag);
+      box.addEventListener("click", function () { select(i); });
+      box.addEventListener("focus", function () { if (current !== i) select(i, false); });
+      document.querySelector("#page-" + m.page + " .overlay").appendChild(box);
+
+      const item = document.createElement("li");
+      item.className = i === current ? "current" : "";
+      item.innerHTML = "<span></span> <label>reason <input></label>";
+      item.querySelector("span").textContent = label(m) + (m.manual ? " (" + m.manual + ")" : "");
+      const reason = item.querySelector("input");
+      reason.value = m.reason;
+      reason.setAttribute("list", "reasons");
+      reason.setAttribute("aria-label", "Legal reason for " + label(m));
+      reason.disabled = config.read_only || !m.key;
+      reason.addEventListener("change", function () {
+        if (!reason.value.trim()) { say("A legal reason is required."); reason.value = m.reason; return; }
+        m.reason = reason.value.trim();
+        record(m);
+        render();
+      });
+      list.appendChild(item);
+    });
+    const undecided = marks.filter(function (m) { return m.decision === "pending"; }).length;
+    document.getElementById("undecided").textContent = "(" + undecided + " undecided)";
+  }
+  function record(m) {
+    if (!m.key) { return; }  // a new box lives in `added` until it is saved
+    changes[m.key] = {decision: m.decision, reason: m.reason};
+  }
+  function select(i, focus) {
+    if (!marks.length) { return; }
+    current = (i + marks.length) % marks.length;
+    render();
+    const el = document.querySelector('.mark[data-index="' + current + '"]');
+    if (el && focus !== false) { el.focus(); el.scrollIntoView({block: "center"}); }
+  }
+  function decide(decision, wholeGroup) {
+    if (config.read_only || current < 0) { return; }
+    const target = marks[current];
+    marks.forEach(function (m) {
+      if (m === target || (wholeGroup && m.group && m.group === target.group)) {
+        m.decision = decision;
+        record(m);
+      }
+    });
+    select(current);
+  }
+  function page(step) {
+    const figures = Array.from(document.querySelectorAll(".page"));
+    const top = window.scrollY;
+    const positions = figures.map(function (f) { return f.getBoundingClientRect().top + window.scrollY; });
+    let index = positions.findIndex(function (y) { return y > top + 5; });
+    if (step < 0) { index = positions.filter(function (y) { return y < top - 5; }).length - 1; }
+    if (index >= 0 && index < figures.length) { figures[index].scrollIntoView(); }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) { return; }
+    const actions = {
+      j: function () { select(current + 1); },
+      k: function () { select(current - 1); },
+      a: function () { decide("accepted", false); },
+      r: function () { decide("rejected", false); },
+      g: function () { if (current >= 0) { decide(marks[current].decision, true); } },
+      n: function () { page(1); },
+      p: function () { page(-1); },
+      "?": function () { document.getElementById("help").showModal(); },
+    };
+    if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+  });
+  const helpButton = document.getElementById("help-button");
+  if (helpButton) { helpButton.addEventListener("click", function () { document.getElementById("help").showModal(); }); }
+
+  // Preview: the page images of the redacted preview, made by the release's own burn-in.
+  const toggle = document.getElementById("preview-toggle");
+  if (toggle) {
+    toggle.addEventListener("change", function () {
+      document.getElementById("pages").classList.toggle("preview", toggle.checked);
+      document.querySelectorAll(".page img").forEach(function (img) {
+        img.src = toggle.checked ? img.dataset.preview : img.dataset.original;
+      });
+      if (toggle.checked && dirty()) { say("The preview shows the last saved version. Save decisions to see your changes."); }
+    });
+  }
+
+  // Drawing a new box: press "Draw box", then drag on a page.
+  const drawButton = document.getElementById("draw");
+  let sketch = null;
+  if (drawButton) {
+    drawButton.addEventListener("click", function () {
+      const on = drawButton.getAttribute("aria-pressed") !== "true";
+      drawButton.setAttribute("aria-pressed", String(on));
+      document.getElementById("pages").classList.toggle("drawing", on);
+    });
+  }
+  document.querySelectorAll(".page .overlay").forEach(function (overlay) {
+    overlay.addEventListener("mousedown", function (event) {
+      if (!document.getElementById("pages").classList.contains("drawing") || event.target !== overlay) { return; }
+      const rect = overlay.getBoundingClientRect();
+      sketch = {overlay: overlay, rect: rect, x: event.clientX - rect.left, y: event.clientY - rect.top, el: document.createElement("div")};
+      sketch.el.className = "sketch";
+      overlay.appendChild(sketch.el);
+      event.preventDefault();
+    });
+  });
+  document.addEventListener("mousemove", function (event) {
+    if (!sketch) { return; }
+    const x = Math.min(Math.max(event.clientX - sketch.rect.left, 0), sketch.rect.width);
+    const y = Math.min(Math.max(event.clientY - sketch.rect.top, 0), sketch.rect.height);
+    sketch.box = {left: Math.min(x, sketch.x) / sketch.rect.width, top: Math.min(y, sketch.y) / sketch.rect.height,
+      width: Math.abs(x - sketch.x) / sketch.rect.width, height: Math.abs(y - sketch.y) / sketch.rect.height};
+    Object.assign(sketch.el.style, {left: sketch.box.left * 100 + "%", top: sketch.box.top * 100 + "%",
+      width: sketch.box.width * 100 + "%", height: sketch.box.height * 100 + "%"});
+  });
+  document.addEventListener("mouseup", function () {
+    if (!sketch) { return; }
+    const done = sketch;
+    sketch = null;
+    done.el.remove();
+    if (!done.box || done.box.width < 0.005 || done.box.height < 0.003) { return; }
+    const pageNumber = Number(done.overlay.parentElement.dataset.page);
+    const dialog = document.getElementById("new-mark");
+    document.getElementById("new-mark-page").textContent = pageNumber + 1;
+    dialog.returnValue = "";
+    dialog.showModal();
+    dialog.addEventListener("close", function onClose() {
+      dialog.removeEventListener("close", onClose);
+      const category = document.getElementById("new-category").value;
+      const reason = document.getElementById("new-reason").value.trim();
+      if (dialog.returnValue !== "ok") { return; }
+      if (!category || !reason) { say("A new box needs a category and a legal reason."); return; }
+      const mark = Object.assign({page: pageNumber, category: category, reason: reason}, done.box);
+      added.push(mark);
+      marks.push(Object.assign({key: "", group: "", decision: "accepted", manual: ""}, mark));
+      select(marks.length - 1);
+    });
+  });
+
+  async function post(url, body, json) {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: Object.assign({"X-CSRFToken": csrf()}, json ? {"Content-Type": "application/json"} : {}),
+      body: json ? JSON.stringify(body) : new URLSearchParams(body),
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {message: "unexpected answer"}; }
+    return {ok: response.ok, status: response.status, data: data};
+  }
+
+  const saveButton = document.getElementById("save");
+  if (saveButton) {
+    saveButton.addEventListener("click", async function () {
+      if (!dirty()) { say("Nothing to save."); return; }
+      saveButton.disabled = true;
+      const result = await post(config.decisions_url, {
+        claim_id: config.claim_id, base_version: config.base_version, changes: changes, added: added,
+      }, true);
+      saveButton.disabled = false;
+      if (result.ok) { window.location.assign(result.data.reload); return; }
+      say(result.data.message || "Saving failed.");
+    });
+  }
+  const approveForm = document.getElementById("approve-form");
+  if (approveForm) {
+    approveForm.addEventListener("submit", function (event) {
+      if (dirty()) { event.preventDefault(); say("Save decisions first: approval covers the saved version only."); }
+    });
+  }
+
+  // Heartbeat: keeps the lease while the page is open; an abandoned tab lets it lapse.
+  if (!config.read_only) {
+    setInterval(async function () {
+      const result = await post(config.heartbeat_url, {claim_id: config.claim_id}, false);
+      if (result.ok) {
+        document.getElementById("lease").setAttribute("datetime", result.data.expires_at);
+      } else {
+        say(result.data.message || "Your claim was lost.");
+      }
+    }, config.heartbeat_seconds * 1000);
+  }
+
+  render();
+})();
