@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 from collections.abc import Iterable, Iterator
@@ -52,15 +53,29 @@ class Event:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _lock_chain_head() -> tuple[int, str]:
-    """Serialize appenders, then read the head. Caller must be inside a transaction."""
+def _lock_chain_head() -> tuple[int, str, dt.datetime]:
+    """Serialize appenders, then read the head and the database time.
+
+    Caller must be inside a transaction; the lock is held until it commits, so callers
+    append as their last step. On PostgreSQL: the transaction-level advisory lock, then
+    head and time in one statement; on SQLite every write transaction holds the
+    database write lock from BEGIN (transaction_mode IMMEDIATE), so appenders are
+    already serialized.
+    """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY - (1 << 63)])
-    # On SQLite every write transaction holds the database write lock from BEGIN
-    # (transaction_mode IMMEDIATE), so appenders are already serialized.
+            # A new statement, so its snapshot sees every append committed before the lock.
+            cursor.execute(
+                "SELECT head.sequence, head.row_hash, statement_timestamp() FROM (SELECT 1) AS one "
+                "LEFT JOIN (SELECT sequence, row_hash FROM audit_auditevent "
+                "ORDER BY sequence DESC LIMIT 1) AS head ON true"
+            )
+            sequence, row_hash, now = cursor.fetchone()
+        return (sequence or 0), (row_hash or GENESIS_HASH), now.astimezone(dt.UTC)
     head = AuditEvent.objects.order_by("-sequence").values_list("sequence", "row_hash").first()
-    return head if head else (0, GENESIS_HASH)
+    sequence, row_hash = head if head else (0, GENESIS_HASH)
+    return sequence, row_hash, db_now()
 
 
 def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
@@ -68,9 +83,10 @@ def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
     events = list(events)
     if not events:
         return []
-    with transaction.atomic():
-        sequence, prev_hash = _lock_chain_head()
-        occurred_at = db_now()
+    # No savepoint of its own: the caller's transaction is the unit (and a savepoint
+    # would add two round trips while the chain lock is held).
+    with transaction.atomic(savepoint=False):
+        sequence, prev_hash, occurred_at = _lock_chain_head()
         rows = []
         for event in events:
             extra = event.extra or {}

@@ -165,7 +165,11 @@ Q_CLUSTER = {
     # timeout < retry: a task killed by the timeout is re-delivered only after it is dead.
     "timeout": env_int("Q_TIMEOUT", 300),
     "retry": env_int("Q_RETRY", 360),
+    # A worker killed mid-task: the broker re-delivers after `retry`, at most
+    # `max_attempts` times. A task that failed in code is acknowledged (ack_failures) and
+    # retried by the project's own failure policy instead, with backoff.
     "max_attempts": 3,
+    "ack_failures": True,
     "catch_up": False,
     "save_limit": 1000,
     "sync": env_bool("Q_SYNC"),
@@ -200,3 +204,6 @@ HIGH_LANE = "rrq-high"
 SIGNING_DIR = Path(os.environ.get("SIGNING_DIR", DATA_DIR / "signing"))
 SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", SIGNING_DIR / "signing-key.pem"))
 SIGNING_CERT_FILE = Path(os.environ.get("SIGNING_CERT_FILE", SIGNING_DIR / "signing-cert.pem"))
+
+# The sweeper's cadence (django-q2 schedule, created at migrate time).
+SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)

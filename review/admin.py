@@ -1,9 +1,14 @@
-from django.contrib import admin
-from django.db.models import QuerySet
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import Count, Min, QuerySet
 from django.db.models.functions import Now
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
 from intake.admin import ReadOnlyAdmin
+from review.errors import DomainError
 from review.models import (
     TERMINAL_STATES,
     Approval,
@@ -16,7 +21,49 @@ from review.models import (
     Proposal,
     ReviewItem,
 )
-from review.services import policy_publish
+from review.services import (
+    dead_letter_requeue,
+    hold_lift,
+    legal_hold_place,
+    legal_hold_release,
+    policy_publish,
+)
+
+
+def with_reason(
+    title: str, perform: Callable[[Any, str, Any], object]
+) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], TemplateResponse | None]:
+    """An admin action that first asks for a reason (required, audited), then calls the
+    service once per selected row."""
+
+    def action(
+        modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet
+    ) -> TemplateResponse | None:
+        reason = request.POST.get("reason", "").strip()
+        if "apply" in request.POST and reason:
+            done = 0
+            for obj in queryset:
+                try:
+                    perform(obj, reason, request.user)
+                    done += 1
+                except DomainError as error:
+                    modeladmin.message_user(request, f"{obj}: {error}", messages.ERROR)
+            modeladmin.message_user(request, f"{title}: {done} done.")
+            return None
+        return TemplateResponse(
+            request,
+            "admin/review/reason_action.html",
+            {
+                **modeladmin.admin_site.each_context(request),
+                "title": title,
+                "objects": list(queryset),
+                "action": action.__name__,
+            },
+        )
+
+    action.__name__ = title.lower().replace(" ", "_").replace("-", "_")
+    action.short_description = title  # type: ignore[attr-defined]
+    return action
 
 
 class OverdueFilter(admin.SimpleListFilter):
@@ -52,12 +99,18 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     search_fields = ["=id", "=document__id", "document__submission__external_ref"]
     list_select_related = ["document"]
     ordering = ["priority", "deadline", "id"]
+    actions = [
+        with_reason(
+            "Lift SLA or dead-letter hold",
+            lambda item, reason, user: hold_lift(item_id=item.pk, reason=reason, actor=user),
+        )
+    ]
 
 
 @admin.register(Claim)
 class ClaimAdmin(ReadOnlyAdmin):
     list_display = ["id", "item", "reviewer", "claimed_at", "expires_at", "ended_at", "outcome"]
-    list_filter = ["outcome"]
+    list_filter = ["outcome", "reviewer"]  # reclaim history per reviewer: outcome=expired
     list_select_related = ["reviewer"]
 
 
@@ -117,13 +170,85 @@ class DeadLetterAdmin(ReadOnlyAdmin):
         "escalated_at",
         "resolved_at",
     ]
-    list_filter = ["last_reason"]
+    list_filter = ["last_reason", ("resolved_at", admin.EmptyFieldListFilter)]
+    actions = [
+        with_reason(
+            "Requeue",
+            lambda letter, reason, user: dead_letter_requeue(
+                dead_letter_id=letter.pk, reason=reason, actor=user
+            ),
+        ),
+        with_reason(
+            "Escalate to compliance review",
+            lambda letter, reason, user: hold_lift(
+                item_id=letter.item_id, reason=reason, actor=user
+            ),
+        ),
+    ]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
+        open_letters = DeadLetter.objects.filter(resolved_at__isnull=True)
+        summary = open_letters.aggregate(depth=Count("id"), oldest=Min("failed_at"))
+        return super().changelist_view(
+            request,
+            {
+                **(extra_context or {}),
+                "title": (
+                    f"Dead letters: depth {summary['depth']}, oldest since {summary['oldest'] or '-'}"
+                ),
+            },
+        )
 
 
 @admin.register(LegalHold)
-class LegalHoldAdmin(ReadOnlyAdmin):
+class LegalHoldAdmin(admin.ModelAdmin):
+    """Placed through this form (reason required, audited); released by the action."""
+
     list_display = ["id", "submission", "document", "reason", "placed_by", "placed_at", "lifted_at"]
-    list_filter = ["lifted_at"]
+    list_filter = [("lifted_at", admin.EmptyFieldListFilter)]
+    fields = ["submission", "document", "reason"]
+    raw_id_fields = ["submission", "document"]
+    actions = [
+        with_reason(
+            "Release legal hold",
+            lambda hold, reason, user: legal_hold_release(
+                hold_id=hold.pk, reason=reason, actor=user
+            ),
+        )
+    ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: LegalHold | None = None) -> Any:
+        return (
+            [
+                "submission",
+                "document",
+                "reason",
+                "placed_by",
+                "placed_at",
+                "lifted_by",
+                "lifted_at",
+                "lift_reason",
+            ]
+            if obj
+            else []
+        )
+
+    def get_fields(self, request: HttpRequest, obj: LegalHold | None = None) -> Any:
+        return self.get_readonly_fields(request, obj) if obj else self.fields
+
+    def save_model(self, request: HttpRequest, obj: LegalHold, form: object, change: bool) -> None:
+        if change:
+            return
+        placed = legal_hold_place(
+            submission=obj.submission, document=obj.document, reason=obj.reason, actor=request.user
+        )
+        obj.pk = placed.pk
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False if obj else super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Policy)

@@ -1,6 +1,29 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
+    """The sweeper's schedule, made by code at every migrate (idempotent)."""
+    import math
+
+    from django.conf import settings
+    from django_q.models import Schedule
+
+    Schedule.objects.update_or_create(
+        name="rrq-sweep",
+        defaults={
+            "func": "review.tasks.sweep",
+            "schedule_type": Schedule.MINUTES,
+            # django-q2 schedules count whole minutes.
+            "minutes": max(1, math.ceil(settings.SWEEP_INTERVAL_SECONDS / 60)),
+            "repeats": -1,
+        },
+    )
 
 
 class ReviewConfig(AppConfig):
     name = "review"
     verbose_name = "Review queue"
+
+    def ready(self) -> None:
+        post_migrate.connect(ensure_schedules, sender=self)

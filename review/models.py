@@ -95,6 +95,9 @@ class ReviewItem(models.Model):
     priority = models.PositiveIntegerField(default=500, help_text="Lower is more urgent (0 = top).")
     attempts = models.PositiveIntegerField(default=0)
     last_failure_reason = models.CharField(max_length=200, blank=True)
+    priority_bumped_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the sweeper raised it near its deadline (once)."
+    )
     state_changed_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -109,17 +112,25 @@ class ReviewItem(models.Model):
             ),
         ]
         indexes = [
-            # Claim-next: the pool of one queue in urgency order.
+            # Claim-next: the claimable pool in urgency order. The queue is filtered while
+            # walking it, so a reviewer of several queues still reads it in index order.
             models.Index(
-                fields=["queue", "priority", "deadline", "id"],
+                fields=["priority", "deadline", "id"],
                 name="item_pool_idx",
                 condition=Q(state=ItemState.PROPOSED, hold=Hold.NONE),
             ),
-            # Sweeps: only live items are scanned for deadlines.
+            # Sweeps read only the rows they may change: live, unheld items by deadline
+            # (breach), and of those the ones not yet bumped (warn window).
             models.Index(
                 fields=["deadline"],
                 name="item_live_deadline_idx",
-                condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED]),
+                condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED]) & Q(hold=Hold.NONE),
+            ),
+            models.Index(
+                fields=["deadline"],
+                name="item_unbumped_deadline_idx",
+                condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED])
+                & Q(hold=Hold.NONE, priority_bumped_at__isnull=True),
             ),
         ]
         permissions = [

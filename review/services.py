@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,11 +17,13 @@ from typing import Any
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef, Q
 from django.db.models.functions import Now
+from django_q.models import Schedule
 from django_q.tasks import async_task
 
 from audit.clock import db_now
@@ -320,6 +323,9 @@ def claim_next(*, reviewer: Any) -> Claim | None:
         raise NotAllowed("you are not a reviewer")
     policy = policy_current()
     with transaction.atomic(durable=True):
+        # Lock the reviewer first: two tabs claiming at once must not both pass the limit
+        # check below (lock order: reviewer, then item, then claim).
+        get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
         held = Claim.objects.filter(
             reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
         ).count()
@@ -859,3 +865,208 @@ def _sign(*, item: ReviewItem, artifact: Artifact, approval: Approval, actor: Ac
             },
         )
         return artifact
+
+
+# --- Set-based transitions, failures and holds --------------------------------------------
+
+
+def items_transition_bulk(
+    *, item_ids: Sequence[int], from_state: str, to_state: str, now: dt.datetime, **updates: Any
+) -> int:
+    """The set-based form of `item_transition`, for sweeps: same table of allowed moves,
+    a conditional update that re-checks the state. The caller holds the item locks and
+    writes one audit event per item in the same transaction."""
+    if to_state not in ALLOWED_TRANSITIONS.get(from_state, frozenset()):
+        raise IllegalTransition(f"illegal transition {from_state} -> {to_state}")
+    return ReviewItem.objects.filter(pk__in=item_ids, state=from_state).update(
+        state=to_state, state_changed_at=now, **updates
+    )
+
+
+RETRY_BASE_SECONDS = 30
+RETRY_MAX_SECONDS = 3600
+
+
+def retry_delay(attempt: int) -> dt.timedelta:
+    """Exponential backoff with full jitter: spreads retries of a failed dependency."""
+    ceiling = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, attempt - 1))
+    return dt.timedelta(seconds=ceiling / 2 + secrets.randbelow(int(ceiling / 2) + 1))
+
+
+def failure_record(
+    *, item_id: int, reason: str, permanent: bool, retry_task: str, actor: Actor
+) -> str:
+    """The one failure policy. Count the attempt durably, then: a permanent failure or
+    the last allowed attempt goes to the dead-letter queue; a retry that would land past
+    the statutory deadline goes to a human instead; otherwise the task is retried later
+    with backoff and jitter. Returns "requeued", "dead_lettered" or "escalated"."""
+    policy = policy_current()
+    reason = reason[:200]
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        item.attempts += 1
+        item.last_failure_reason = reason
+        item.save(update_fields=["attempts", "last_failure_reason"])
+        emit_many(
+            [
+                item_event(
+                    item,
+                    "REVIEW_FAILURE",
+                    actor=actor,
+                    attempt=item.attempts,
+                    extra={"reason": reason, "permanent": permanent, "task": retry_task},
+                )
+            ]
+        )
+        if permanent or item.attempts >= policy.max_attempts:
+            dead_letter_record(item_id=item.pk, reason=reason, actor=actor)
+            return "dead_lettered"
+        retry_at = db_now() + retry_delay(item.attempts)
+        if retry_at >= item.document.submission.statutory_deadline:
+            dead_letter_record(item_id=item.pk, reason=f"deadline_escalation:{reason}", actor=actor)
+            emit_many(
+                [
+                    item_event(
+                        item,
+                        "DEADLINE_ESCALATION",
+                        actor=actor,
+                        attempt=item.attempts,
+                        extra={"reason": reason, "retry_at": retry_at.isoformat()},
+                    )
+                ]
+            )
+            return "escalated"
+        transaction.on_commit(
+            partial(
+                Schedule.objects.create,
+                func=retry_task,
+                args=repr((item.pk,)),
+                schedule_type=Schedule.ONCE,
+                repeats=-1,  # a ONCE schedule with negative repeats deletes itself after running
+                next_run=retry_at,
+                name=f"retry:{retry_task}:{item.pk}:{item.attempts}",
+            )
+        )
+        return "requeued"
+
+
+def legal_hold_place(
+    *, reason: str, actor: Actor, submission: Any = None, document: Any = None
+) -> LegalHold:
+    if not reason.strip():
+        raise InvalidDecision("a legal hold needs a reason")
+    if (submission is None) == (document is None):
+        raise InvalidDecision("place a hold on a submission or on a document")
+    with transaction.atomic():
+        hold = LegalHold.objects.create(
+            submission=submission,
+            document=document,
+            reason=reason.strip()[:300],
+            placed_by=actor_label(actor),
+            placed_at=db_now(),
+        )
+        target = document or submission
+        emit_many(
+            [
+                Event(
+                    event_type="LEGAL_HOLD_PLACED",
+                    actor=actor,
+                    submission_id=document.submission_id if document else submission.id,
+                    document_id=document.id if document else None,
+                    correlation_id=(document.submission if document else submission).correlation_id,
+                    extra={"legal_hold": hold.pk, "target": type(target).__name__.lower()},
+                )
+            ]
+        )
+        return hold
+
+
+def legal_hold_release(*, hold_id: int, reason: str, actor: Actor) -> LegalHold:
+    if not reason.strip():
+        raise InvalidDecision("releasing a legal hold needs a reason")
+    with transaction.atomic():
+        hold = (
+            LegalHold.objects.select_for_update(of=("self",))
+            .select_related("submission", "document__submission")
+            .get(pk=hold_id)
+        )
+        if hold.lifted_at is not None:
+            return hold
+        hold.lifted_at = db_now()
+        hold.lifted_by = actor_label(actor)
+        hold.lift_reason = reason.strip()[:300]
+        hold.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        # The check constraint guarantees exactly one target.
+        submission = hold.submission if hold.submission else hold.document.submission  # type: ignore[union-attr]
+        emit_many(
+            [
+                Event(
+                    event_type="LEGAL_HOLD_RELEASED",
+                    actor=actor,
+                    submission_id=submission.id,
+                    document_id=hold.document_id,
+                    correlation_id=submission.correlation_id,
+                    extra={"legal_hold": hold.pk},
+                )
+            ]
+        )
+        return hold
+
+
+def hold_lift(*, item_id: int, reason: str, actor: Actor) -> ReviewItem:
+    """A compliance officer's explicit decision to lift an SLA-breach or dead-letter hold.
+    The item stays in the compliance queue; nothing is approved or released by this."""
+    if not reason.strip():
+        raise InvalidDecision("lifting a hold needs a reason")
+    with transaction.atomic():
+        item = item_lock(item_id=item_id)
+        if item.hold in (Hold.NONE, Hold.LITIGATION):
+            raise InvalidDecision(f"item {item.pk} has no SLA or dead-letter hold to lift")
+        previous = item.hold
+        item.hold = Hold.NONE
+        item.queue = Queue.COMPLIANCE_REVIEW
+        item.save(update_fields=["hold", "queue"])
+        DeadLetter.objects.filter(item=item, resolved_at__isnull=True).update(resolved_at=db_now())
+        emit_many(
+            [
+                item_event(
+                    item,
+                    "HOLD_LIFTED",
+                    actor=actor,
+                    extra={"hold": previous, "reason": reason.strip()[:200]},
+                )
+            ]
+        )
+        return item
+
+
+def dead_letter_requeue(*, dead_letter_id: int, reason: str, actor: Actor) -> ReviewItem:
+    """Give a dead-lettered item fresh attempts and run its pending step again."""
+    if not reason.strip():
+        raise InvalidDecision("requeueing needs a reason")
+    with transaction.atomic():
+        letter = DeadLetter.objects.select_related("item").get(pk=dead_letter_id)
+        item = item_lock(item_id=letter.item_id)
+        item.attempts = 0
+        item.hold = Hold.NONE
+        item.save(update_fields=["attempts", "hold"])
+        DeadLetter.objects.filter(pk=letter.pk, resolved_at__isnull=True).update(
+            resolved_at=db_now()
+        )
+        emit_many(
+            [
+                item_event(
+                    item,
+                    "DLQ_REQUEUED",
+                    actor=actor,
+                    extra={"dead_letter": letter.pk, "reason": reason.strip()[:200]},
+                )
+            ]
+        )
+        task = {
+            ItemState.ACCEPTED: "review.tasks.detect_document",
+            ItemState.APPROVED: "review.tasks.render_and_sign",
+        }.get(ItemState(item.state))
+        if task:
+            transaction.on_commit(partial(async_task, task, item.pk))
+        return item

@@ -1,0 +1,237 @@
+"""The sweeper: one bounded, idempotent pass over claims, deadlines and dead letters.
+
+Every step computes "now" once from the database, selects at most BATCH rows that can
+change (skipping rows another worker holds), re-checks the state in a conditional bulk
+update and bulk-inserts one audit event per changed row, all in one transaction per
+batch. Work is proportional to the rows that change: the partial indexes on
+ReviewItem and Claim cover exactly the candidates of each step.
+
+Breach holds, never releases (DESIGN rule 4): nothing here approves, renders or
+releases anything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from audit.clock import db_now
+from audit.services import emit_many
+from review.models import (
+    TERMINAL_STATES,
+    Claim,
+    DeadLetter,
+    Hold,
+    ItemState,
+    Queue,
+    ReviewItem,
+)
+from review.priority import BUMPED
+from review.services import item_event, items_transition_bulk, policy_current
+
+SWEEPER = "system:sweeper"
+# Small enough that one batch's transaction holds its row locks briefly (reviewers
+# claiming meanwhile skip past them), large enough that a backlog clears in few batches.
+BATCH = 500
+# A pass stops after this many batches per step, so one pass stays short; the next pass
+# (a minute later) carries on where it stopped.
+MAX_BATCHES = 200
+
+
+@dataclass
+class SweepReport:
+    reclaimed: int = 0
+    bumped: int = 0
+    breached: int = 0
+    escalated: int = 0
+    seconds: float = 0.0
+    details: dict[str, int] = field(default_factory=dict)
+
+
+def sweep_pass() -> SweepReport:
+    started = time.perf_counter()
+    report = SweepReport()
+    report.reclaimed = _repeat(_reclaim_expired_claims)
+    report.bumped = _repeat(_bump_near_deadline)
+    report.breached = _repeat(_hold_breached_items)
+    report.escalated = _repeat(_escalate_dead_letters)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _repeat(step) -> int:  # type: ignore[no-untyped-def]
+    total = 0
+    for _ in range(MAX_BATCHES):
+        changed = step()
+        total += changed
+        if changed < BATCH:
+            break
+    return total
+
+
+def _live_unheld():  # type: ignore[no-untyped-def]
+    return ReviewItem.objects.exclude(state__in=TERMINAL_STATES).filter(hold=Hold.NONE)
+
+
+def _lock(queryset) -> list[ReviewItem]:  # type: ignore[no-untyped-def]
+    """Lock up to BATCH items, skipping rows a reviewer or another sweeper holds.
+    Items are always locked before claims (the order every writer uses)."""
+    return list(
+        queryset.select_for_update(skip_locked=True, of=("self",))
+        .select_related("document__submission")
+        .order_by("id")[:BATCH]
+    )
+
+
+def _reclaim_expired_claims() -> int:
+    with transaction.atomic(durable=True):
+        now = db_now()
+        items = _lock(
+            ReviewItem.objects.filter(
+                state=ItemState.IN_REVIEW,
+                claims__ended_at__isnull=True,
+                claims__expires_at__lte=now,
+            )
+        )
+        if not items:
+            return 0
+        claims = {
+            claim.item_id: claim
+            for claim in Claim.objects.filter(
+                item__in=items, ended_at__isnull=True, expires_at__lte=now
+            ).select_related("reviewer")
+        }
+        # Conditional on the claim still being open and expired: with the item rows
+        # locked no reviewer can end these claims meanwhile, so exactly one side wins.
+        Claim.objects.filter(
+            pk__in=[c.pk for c in claims.values()], ended_at__isnull=True, expires_at__lte=now
+        ).update(ended_at=now, outcome=Claim.Outcome.EXPIRED)
+        reclaimed = [item for item in items if item.pk in claims]
+        items_transition_bulk(
+            item_ids=[item.pk for item in reclaimed],
+            from_state=ItemState.IN_REVIEW,
+            to_state=ItemState.PROPOSED,
+            now=now,
+        )
+        emit_many(
+            item_event(
+                item,
+                "CLAIM_RECLAIMED",
+                actor=SWEEPER,
+                extra={
+                    "claim": claims[item.pk].pk,
+                    "previous_owner": claims[item.pk].reviewer.get_username(),
+                    "from": ItemState.IN_REVIEW,
+                    "to": ItemState.PROPOSED,
+                },
+            )
+            for item in reclaimed
+        )
+        return len(reclaimed)
+
+
+def _bump_near_deadline() -> int:
+    warn = dt.timedelta(minutes=policy_current().warn_window_minutes)
+    with transaction.atomic(durable=True):
+        now = db_now()
+        items = _lock(
+            _live_unheld().filter(
+                priority_bumped_at__isnull=True, deadline__gt=now, deadline__lte=now + warn
+            )
+        )
+        if not items:
+            return 0
+        ReviewItem.objects.filter(
+            pk__in=[item.pk for item in items], priority_bumped_at__isnull=True
+        ).update(priority=BUMPED, priority_bumped_at=now)
+        emit_many(
+            item_event(
+                item,
+                "PRIORITY_BUMPED",
+                actor=SWEEPER,
+                extra={
+                    "remaining_seconds": int((item.deadline - now).total_seconds()),
+                    "previous_priority": item.priority,
+                },
+            )
+            for item in items
+        )
+        return len(items)
+
+
+def _hold_breached_items() -> int:
+    with transaction.atomic(durable=True):
+        now = db_now()
+        items = _lock(_live_unheld().filter(deadline__lte=now))
+        if not items:
+            return 0
+        ids = [item.pk for item in items]
+        open_claims = {
+            claim.item_id: claim.pk
+            for claim in Claim.objects.filter(item__in=ids, ended_at__isnull=True)
+        }
+        Claim.objects.filter(pk__in=open_claims.values(), ended_at__isnull=True).update(
+            ended_at=now, outcome=Claim.Outcome.RELEASED
+        )
+        in_review = [item.pk for item in items if item.state == ItemState.IN_REVIEW]
+        if in_review:
+            items_transition_bulk(
+                item_ids=in_review,
+                from_state=ItemState.IN_REVIEW,
+                to_state=ItemState.PROPOSED,
+                now=now,
+            )
+        ReviewItem.objects.filter(pk__in=ids, hold=Hold.NONE).update(
+            hold=Hold.SLA_BREACH, queue=Queue.COMPLIANCE_REVIEW
+        )
+        emit_many(
+            item_event(
+                item,
+                "SLA_BREACHED",
+                actor=SWEEPER,
+                extra={
+                    "overdue_seconds": int((now - item.deadline).total_seconds()),
+                    "state": ItemState.PROPOSED if item.pk in in_review else item.state,
+                    "claim_ended": open_claims.get(item.pk),
+                    "from_queue": item.queue,
+                },
+            )
+            for item in items
+        )
+        return len(items)
+
+
+def _escalate_dead_letters() -> int:
+    with transaction.atomic(durable=True):
+        now = db_now()
+        letters = list(
+            DeadLetter.objects.filter(escalated_at__isnull=True)
+            .select_for_update(skip_locked=True, of=("self",))
+            .select_related("item__document__submission")
+            .order_by("failed_at", "id")[:BATCH]
+        )
+        if not letters:
+            return 0
+        DeadLetter.objects.filter(
+            pk__in=[letter.pk for letter in letters], escalated_at__isnull=True
+        ).update(escalated_at=now)
+        ReviewItem.objects.filter(pk__in=[letter.item_id for letter in letters]).update(
+            queue=Queue.COMPLIANCE_REVIEW
+        )
+        emit_many(
+            item_event(
+                letter.item,
+                "ESCALATED",
+                actor=SWEEPER,
+                extra={
+                    "dead_letter": letter.pk,
+                    "to_queue": Queue.COMPLIANCE_REVIEW,
+                    "reason": letter.last_reason,
+                },
+            )
+            for letter in letters
+        )
+        return len(letters)
