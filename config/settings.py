@@ -165,11 +165,16 @@ Q_CLUSTER = {
     # timeout < retry: a task killed by the timeout is re-delivered only after it is dead.
     "timeout": env_int("Q_TIMEOUT", 300),
     "retry": env_int("Q_RETRY", 360),
-    # A worker killed mid-task: the broker re-delivers after `retry`, at most
-    # `max_attempts` times. A task that failed in code is acknowledged (ack_failures) and
-    # retried by the project's own failure policy instead, with backoff.
+    # A worker killed mid-task leaves its task unacknowledged: the ORM broker hands it
+    # out again once the `retry` lease lapses. django-q2 counts attempts only for tasks
+    # that return, so the project bounds worker deaths itself (review.tasks counts
+    # unfinished deliveries). A task that failed in code is acknowledged (ack_failures)
+    # and retried by the project's failure policy instead, with backoff.
     "max_attempts": 3,
     "ack_failures": True,
+    # Lease only as many tasks ahead as there are workers: a prefetched task's lease
+    # runs from its dequeue, so a long queue ahead could outlive `retry`.
+    "queue_limit": env_int("Q_WORKERS", 2),
     "catch_up": False,
     "save_limit": 1000,
     "sync": env_bool("Q_SYNC"),

@@ -94,6 +94,10 @@ class ReviewItem(models.Model):
     deadline = models.DateTimeField()
     priority = models.PositiveIntegerField(default=500, help_text="Lower is more urgent (0 = top).")
     attempts = models.PositiveIntegerField(default=0)
+    unfinished_deliveries = models.PositiveIntegerField(
+        default=0,
+        help_text="Task deliveries that started and never finished (a worker died).",
+    )
     last_failure_reason = models.CharField(max_length=200, blank=True)
     priority_bumped_at = models.DateTimeField(
         null=True, blank=True, help_text="When the sweeper raised it near its deadline (once)."

@@ -1070,3 +1070,39 @@ def dead_letter_requeue(*, dead_letter_id: int, reason: str, actor: Actor) -> Re
         if task:
             transaction.on_commit(partial(async_task, task, item.pk))
         return item
+
+
+def delivery_begin(*, item_id: int, task: str, actor: Actor) -> bool:
+    """Count a task delivery before its work starts; False if the item must not run.
+
+    A delivery that never finishes (its worker was killed) is not seen by django-q2's
+    attempt counter, so the broker would hand it out forever. Consecutive unfinished
+    deliveries are counted here and, at the policy's max_attempts, the item goes to the
+    dead-letter queue instead of running again.
+    """
+    policy = policy_current()
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        if item.unfinished_deliveries >= policy.max_attempts:
+            unfinished = item.unfinished_deliveries
+            item.unfinished_deliveries = 0
+            item.save(update_fields=["unfinished_deliveries"])
+        else:
+            item.unfinished_deliveries += 1
+            item.save(update_fields=["unfinished_deliveries"])
+            return True
+    failure_record(
+        item_id=item_id,
+        reason=f"worker_lost:{unfinished}",
+        permanent=True,
+        retry_task=task,
+        actor=actor,
+    )
+    return False
+
+
+def delivery_end(*, item_id: int) -> None:
+    """The delivery finished (with or without an error already recorded)."""
+    ReviewItem.objects.filter(pk=item_id, unfinished_deliveries__gt=0).update(
+        unfinished_deliveries=0
+    )

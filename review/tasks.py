@@ -3,12 +3,15 @@ failure policy (`review.services.failure_record`), so django-q2 itself never re-
 task that failed in code (`ack_failures`), only one whose worker died (`retry`)."""
 
 from django.db import DatabaseError
+from django_q.exceptions import TimeoutException
 
 from review.errors import HoldActive
 from review.pdf.detect import DetectionError
 from review.services import (
     PermanentFailure,
     artifact_render,
+    delivery_begin,
+    delivery_end,
     failure_record,
     proposal_detect,
 )
@@ -19,6 +22,8 @@ TRANSIENT = (DatabaseError, OSError, TimeoutError)
 
 
 def _run(task: str, item_id: int, actor: str, work) -> None:  # type: ignore[no-untyped-def]
+    if not delivery_begin(item_id=item_id, task=task, actor=actor):
+        return
     try:
         work()
     except HoldActive:
@@ -34,6 +39,26 @@ def _run(task: str, item_id: int, actor: str, work) -> None:  # type: ignore[no-
             retry_task=task,
             actor=actor,
         )
+    except TimeoutException:
+        # django-q2's timeout is a SystemExit: record it, then let the worker stop.
+        failure_record(
+            item_id=item_id, reason="timeout", permanent=False, retry_task=task, actor=actor
+        )
+        raise
+    except Exception as failure:
+        # A bug is not dropped either: counted and retried like a transient failure (so
+        # it reaches the dead-letter queue after max_attempts), then shown to django-q2.
+        failure_record(
+            item_id=item_id,
+            reason=f"unexpected:{type(failure).__name__}",
+            permanent=False,
+            retry_task=task,
+            actor=actor,
+        )
+        raise
+    finally:
+        # Not reached when the worker is killed: that delivery stays counted.
+        delivery_end(item_id=item_id)
 
 
 def detect_document(item_id: int) -> None:

@@ -169,3 +169,53 @@ def test_dead_letters_are_escalated_once_to_compliance():
 def test_sweep_command_reports_its_counts(capsys):
     call_command("sweep")
     assert "reclaimed 0, bumped 0, breached 0, escalated 0" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_deliveries_whose_worker_died_are_bounded_by_max_attempts(monkeypatch):
+    from review.services import delivery_begin
+    from review.tasks import detect_document
+
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    for _ in range(3):  # three deliveries started, none finished: each worker was killed
+        assert delivery_begin(item_id=item.pk, task="review.tasks.detect_document", actor="t")
+    ran = []
+    monkeypatch.setattr("review.tasks.proposal_detect", lambda **kw: ran.append(kw))
+
+    detect_document(item.pk)
+
+    assert ran == []  # the fourth delivery does not run again
+    assert DeadLetter.objects.get(item=item).last_reason == "worker_lost:3"
+
+
+@pytest.mark.django_db
+def test_a_finished_delivery_resets_the_unfinished_count():
+    from review.tasks import detect_document
+
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    detect_document(item.pk)
+    assert ReviewItem.objects.get(pk=item.pk).unfinished_deliveries == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [("timeout", "timeout"), ("bug", "unexpected:ZeroDivisionError")],
+)
+def test_task_timeouts_and_bugs_are_recorded_not_dropped(monkeypatch, error, reason):
+    from django_q.exceptions import TimeoutException
+
+    from review.tasks import detect_document
+
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    exc = TimeoutException if error == "timeout" else ZeroDivisionError
+
+    def fail(**kwargs):
+        raise exc()
+
+    monkeypatch.setattr("review.tasks.proposal_detect", fail)
+    with pytest.raises(exc):
+        detect_document(item.pk)
+    item.refresh_from_db()
+    assert (item.attempts, item.last_failure_reason) == (1, reason)
+    assert AuditEvent.objects.get(event_type="REVIEW_FAILURE").extra["reason"] == reason
