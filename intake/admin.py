@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from intake.models import Document, Jurisdiction, RejectedSubmission, Submission
 
@@ -67,7 +69,24 @@ class SubmissionAdmin(ReadOnlyAdmin):
 
 @admin.register(Document)
 class DocumentAdmin(ReadOnlyAdmin):
-    list_display = ["id", "object_id", "submission", "page_count", "size", "source_sha256"]
+    list_display = [
+        "id",
+        "object_id",
+        "submission",
+        "page_count",
+        "size",
+        "source_sha256",
+        "release",
+    ]
+
+    @admin.display(description="release")
+    def release(self, obj: Document) -> str:
+        return format_html(
+            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a>',
+            reverse("review:document_output", args=[obj.pk]),
+            reverse("review:document_redaction_log", args=[obj.pk]),
+        )
+
     search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]
     list_select_related = ["submission"]
 

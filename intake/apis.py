@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -26,6 +27,9 @@ from intake.services import (
     submission_admit,
     submission_reject,
 )
+from review import selectors as review_selectors
+from review import services as review_services
+from review.downloads import pdf_attachment, redaction_log_attachment
 
 CORRELATION_HEADER = "X-Correlation-ID"
 
@@ -102,6 +106,7 @@ def _document_status(document: Document) -> dict[str, Any]:
     item = document.item
     artifact = next((a for a in document.artifacts.all() if a.signed_at), None)
     return {
+        "redaction_log": review_selectors.redaction_log(document),
         "id": document.id,
         "submission_id": document.submission_id,
         "object_id": document.object_id,
@@ -112,8 +117,15 @@ def _document_status(document: Document) -> dict[str, Any]:
         "queue": item.queue,
         "hold": item.hold,
         "deadline": item.deadline,
-        "output_sha256": artifact.output_sha256 if artifact else None,
+        "output_sha256": artifact.signed_sha256 if artifact else None,
     }
+
+
+class RedactionLogRowSerializer(serializers.Serializer):
+    page = serializers.IntegerField()
+    legal_reason = serializers.CharField()
+    category = serializers.CharField()
+    count = serializers.IntegerField()
 
 
 class DocumentStatusSerializer(serializers.Serializer):
@@ -127,7 +139,10 @@ class DocumentStatusSerializer(serializers.Serializer):
     queue = serializers.CharField()
     hold = serializers.CharField()
     deadline = serializers.DateTimeField()
-    output_sha256 = serializers.CharField(allow_null=True)
+    output_sha256 = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the signed output, once signed."
+    )
+    redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
 
 
 class SubmissionStatusSerializer(serializers.Serializer):
@@ -263,15 +278,19 @@ class SubmissionDetailApi(APIView):
         return Response(SubmissionStatusSerializer(body).data)
 
 
+def _document_or_404(request: Request, document_id: str) -> Document:
+    try:
+        return selectors.document_get(user=request.user, document_id=document_id)
+    except Document.DoesNotExist as exc:
+        raise NotFound("no such document") from exc
+
+
 class DocumentDetailApi(APIView):
     @extend_schema(
         operation_id="document_get", responses={200: DocumentStatusSerializer, **ERROR_RESPONSES}
     )
     def get(self, request: Request, document_id: str) -> Response:
-        try:
-            document = selectors.document_get(user=request.user, document_id=document_id)
-        except Document.DoesNotExist as exc:
-            raise NotFound("no such document") from exc
+        document = _document_or_404(request, document_id)
         return Response(DocumentStatusSerializer(_document_status(document)).data)
 
 
@@ -281,9 +300,41 @@ class DocumentEventsApi(APIView):
         responses={200: AuditEventOutSerializer(many=True), **ERROR_RESPONSES},
     )
     def get(self, request: Request, document_id: str) -> Response:
-        try:
-            document = selectors.document_get(user=request.user, document_id=document_id)
-        except Document.DoesNotExist as exc:
-            raise NotFound("no such document") from exc
+        document = _document_or_404(request, document_id)
         events = selectors.document_events(document=document)
         return Response(AuditEventOutSerializer(events, many=True).data)
+
+
+class DocumentOutputApi(APIView):
+    @extend_schema(
+        operation_id="document_output",
+        responses={
+            (200, "application/pdf"): OpenApiResponse(description="The signed, redacted PDF"),
+            409: OpenApiResponse(ErrorSerializer, description="Not signed yet"),
+            423: OpenApiResponse(ErrorSerializer, description="On hold"),
+            **ERROR_RESPONSES,
+        },
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponse:
+        document = _document_or_404(request, document_id)
+        artifact, data = review_services.artifact_download(
+            document=document, actor=f"client:{request.user.get_username()}"
+        )
+        return pdf_attachment(data, artifact)
+
+
+class DocumentRedactionLogApi(APIView):
+    @extend_schema(
+        operation_id="document_redaction_log",
+        responses={
+            (200, "text/csv"): OpenApiResponse(description="page, legal_reason, category, count"),
+            409: OpenApiResponse(ErrorSerializer, description="Not approved yet"),
+            **ERROR_RESPONSES,
+        },
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponse:
+        document = _document_or_404(request, document_id)
+        rows = review_selectors.redaction_log(document)
+        if rows is None:
+            raise review_services.NotReady("the document has no approved redactions yet")
+        return redaction_log_attachment(rows, document)

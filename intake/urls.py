@@ -16,6 +16,16 @@ urlpatterns = [
         apis.DocumentEventsApi.as_view(),
         name="document-events",
     ),
+    path(
+        "documents/<str:document_id>/output",
+        apis.DocumentOutputApi.as_view(),
+        name="document-output",
+    ),
+    path(
+        "documents/<str:document_id>/redaction-log.csv",
+        apis.DocumentRedactionLogApi.as_view(),
+        name="document-redaction-log",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,3 +159,32 @@ def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
         "pages": pages,
         "marks": shown,
     }
+
+
+REDACTION_LOG_COLUMNS = ("page", "legal_reason", "category", "count")
+
+
+def redaction_log(document: Document) -> list[dict[str, Any]] | None:
+    """What was withheld and why (the FOIA practice), from the approved proposal of the
+    signed output: page, legal reason, category and count. Never the withheld content.
+    None while the document has no approved proposal."""
+    from review.models import Approval
+
+    approval = Approval.objects.filter(item__document=document).order_by("-approved_at").first()
+    if approval is None:
+        return None
+    rows = (
+        approval.proposal.marks.filter(decision=Mark.Decision.ACCEPTED)
+        .values("page", "legal_reason", "category")
+        .annotate(count=Count("id"))
+        .order_by("page", "legal_reason", "category")
+    )
+    return [{**row, "page": row["page"] + 1} for row in rows]
+
+
+def redaction_log_csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=REDACTION_LOG_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

@@ -1106,3 +1106,47 @@ def delivery_end(*, item_id: int) -> None:
     ReviewItem.objects.filter(pk=item_id, unfinished_deliveries__gt=0).update(
         unfinished_deliveries=0
     )
+
+
+# --- Release --------------------------------------------------------------------------
+
+
+class NotReady(DomainError):
+    code = "not_signed"
+    status = 409
+
+
+def signed_artifact(document: Document) -> Artifact | None:
+    return (
+        Artifact.objects.filter(document=document, signed_at__isnull=False)
+        .select_related("approval")
+        .order_by("-signed_at")
+        .first()
+    )
+
+
+def artifact_download(*, document: Document, actor: Actor) -> tuple[Artifact, bytes]:
+    """The signed output of a document, for its intake client or a compliance officer.
+    Refused (and audited) under any hold; only a signed artifact is ever released."""
+    item = ReviewItem.objects.select_related("document__submission").get(document=document)
+    _refuse_on_hold(item, action="downloaded", actor=actor)
+    artifact = signed_artifact(document)
+    if artifact is None or item.state != ItemState.SIGNED:
+        raise NotReady("the document has no signed output yet")
+    with storages["derivatives"].open(artifact.signed_path, "rb") as handle:
+        data = handle.read()
+    if hashlib.sha256(data).hexdigest() != artifact.signed_sha256:
+        raise PermanentFailure("signed_output_hash_mismatch")
+    with transaction.atomic(durable=True):
+        emit_many(
+            [
+                item_event(
+                    item,
+                    "DOWNLOADED",
+                    actor=actor,
+                    output_hash=artifact.signed_sha256,
+                    extra={"artifact": artifact.pk},
+                )
+            ]
+        )
+    return artifact, data

@@ -76,25 +76,40 @@ def _live_unheld():  # type: ignore[no-untyped-def]
     return ReviewItem.objects.exclude(state__in=TERMINAL_STATES).filter(hold=Hold.NONE)
 
 
-def _lock(queryset) -> list[ReviewItem]:  # type: ignore[no-untyped-def]
+# What the audit events need, and no more: never the submission's search terms.
+EVENT_FIELDS = (
+    "id",
+    "state",
+    "queue",
+    "priority",
+    "deadline",
+    "document__id",
+    "document__source_sha256",
+    "document__policy_version",
+    "document__submission__id",
+    "document__submission__correlation_id",
+)
+
+
+def _lock(queryset, order: str = "id") -> list[ReviewItem]:  # type: ignore[no-untyped-def]
     """Lock up to BATCH items, skipping rows a reviewer or another sweeper holds.
-    Items are always locked before claims (the order every writer uses)."""
+    Items are always locked before claims (the order every writer uses). Ordering by
+    deadline lets the deadline steps walk their partial index instead of the table."""
     return list(
         queryset.select_for_update(skip_locked=True, of=("self",))
         .select_related("document__submission")
-        .order_by("id")[:BATCH]
+        .only(*EVENT_FIELDS)
+        .order_by(order, "id")[:BATCH]
     )
 
 
 def _reclaim_expired_claims() -> int:
     with transaction.atomic(durable=True):
         now = db_now()
+        # Candidates come from the open-claim expiry index, not from a scan of items.
+        expired = Claim.objects.filter(ended_at__isnull=True, expires_at__lte=now)
         items = _lock(
-            ReviewItem.objects.filter(
-                state=ItemState.IN_REVIEW,
-                claims__ended_at__isnull=True,
-                claims__expires_at__lte=now,
-            )
+            ReviewItem.objects.filter(state=ItemState.IN_REVIEW, pk__in=expired.values("item_id"))
         )
         if not items:
             return 0
@@ -140,7 +155,8 @@ def _bump_near_deadline() -> int:
         items = _lock(
             _live_unheld().filter(
                 priority_bumped_at__isnull=True, deadline__gt=now, deadline__lte=now + warn
-            )
+            ),
+            order="deadline",
         )
         if not items:
             return 0
@@ -165,7 +181,7 @@ def _bump_near_deadline() -> int:
 def _hold_breached_items() -> int:
     with transaction.atomic(durable=True):
         now = db_now()
-        items = _lock(_live_unheld().filter(deadline__lte=now))
+        items = _lock(_live_unheld().filter(deadline__lte=now), order="deadline")
         if not items:
             return 0
         ids = [item.pk for item in items]

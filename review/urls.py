@@ -14,4 +14,10 @@ urlpatterns = [
     path("items/<int:item_id>/release/", views.release, name="release"),
     path("items/<int:item_id>/approve/", views.approve, name="approve"),
     path("items/<int:item_id>/escalate/", views.escalate, name="escalate"),
+    path("documents/<uuid:document_id>/output", views.document_output, name="document_output"),
+    path(
+        "documents/<uuid:document_id>/redaction-log.csv",
+        views.document_redaction_log,
+        name="document_redaction_log",
+    ),
 ]

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from review import selectors, services
+from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import ClaimLost, DomainError
 from review.models import Queue, ReviewItem
 from review.pdf.geometry import box_from_display
@@ -253,3 +254,35 @@ def escalate(request: HttpRequest, item_id: int) -> HttpResponse:
         ),
         f"Item {item_id} escalated.",
     )
+
+
+def _compliance_document(request: HttpRequest, document_id: str) -> Any:
+    from intake.models import Document
+
+    if not selectors.sees_holds(request.user):
+        return None
+    return Document.objects.filter(pk=document_id).first()
+
+
+@login_required
+def document_output(request: HttpRequest, document_id: str) -> HttpResponse:
+    """Compliance officers' download of the signed output (refused under hold, audited)."""
+    document = _compliance_document(request, document_id)
+    if document is None:
+        return _no_store(HttpResponse("Not found.", status=404, content_type="text/plain"))
+    try:
+        artifact, data = services.artifact_download(document=document, actor=request.user)
+    except DomainError as error:
+        return _no_store(HttpResponse(str(error), status=error.status, content_type="text/plain"))
+    return pdf_attachment(data, artifact)
+
+
+@login_required
+def document_redaction_log(request: HttpRequest, document_id: str) -> HttpResponse:
+    document = _compliance_document(request, document_id)
+    rows = selectors.redaction_log(document) if document else None
+    if rows is None:
+        return _no_store(
+            HttpResponse("No approved redactions.", status=404, content_type="text/plain")
+        )
+    return redaction_log_attachment(rows, document)
