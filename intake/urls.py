@@ -2,6 +2,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from intake import apis
+from review.apis import SubmissionHealthApi
 
 urlpatterns = [
     path("submissions/", apis.SubmissionCreateApi.as_view(), name="submission-create"),
@@ -9,6 +10,11 @@ urlpatterns = [
         "submissions/<str:submission_id>/",
         apis.SubmissionDetailApi.as_view(),
         name="submission-detail",
+    ),
+    path(
+        "submissions/<str:submission_id>/health",
+        SubmissionHealthApi.as_view(),
+        name="submission-health",
     ),
     path("documents/<str:document_id>/", apis.DocumentDetailApi.as_view(), name="document-detail"),
     path(

@@ -35,6 +35,11 @@ class Policy(models.Model):
     warn_window_minutes = models.PositiveIntegerField(default=60)
     max_attempts = models.PositiveIntegerField(default=3)
     max_open_claims_per_reviewer = models.PositiveIntegerField(default=1)
+    handoff_stall_minutes = models.PositiveIntegerField(
+        default=10,
+        help_text="An automatic handoff (detection, rendering, signing) waiting longer than "
+        "this is reported as stalled.",
+    )
 
     class Meta:
         ordering = ["-version"]

@@ -14,6 +14,9 @@ urlpatterns = [
     path("items/<int:item_id>/release/", views.release, name="release"),
     path("items/<int:item_id>/approve/", views.approve, name="approve"),
     path("items/<int:item_id>/escalate/", views.escalate, name="escalate"),
+    path("ops/", views.ops_runs, name="ops_runs"),
+    path("ops/runs/<uuid:submission_id>/", views.ops_run, name="ops_run"),
+    path("ops/items/<int:item_id>/", views.ops_item_timeline, name="ops_item"),
     path("documents/<uuid:document_id>/output", views.document_output, name="document_output"),
     path(
         "documents/<uuid:document_id>/redaction-log.csv",

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from review import selectors, services
+from review import health, selectors, services
 from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import ClaimLost, DomainError
 from review.models import Queue, ReviewItem
@@ -82,6 +82,11 @@ def item(request: HttpRequest, item_id: int) -> HttpResponse:
         "escalation_queues": [Queue.SENIOR_REVIEW, Queue.COMPLIANCE_REVIEW],
         **view_model,
         "marks_json": view_model["marks"],
+        "flags": [
+            f
+            for f in health.consistency_flags(submission_id=item.document.submission_id)
+            if f.item_id == item.pk
+        ],
         "categories": selectors.drawable_categories(),
         "reason_codes": sorted(
             {jurisdiction.default_exemption, *jurisdiction.exemption_codes.values()}
@@ -286,3 +291,48 @@ def document_redaction_log(request: HttpRequest, document_id: str) -> HttpRespon
             HttpResponse("No approved redactions.", status=404, content_type="text/plain")
         )
     return redaction_log_attachment(rows, document)
+
+
+def _compliance_only(request: HttpRequest) -> HttpResponse | None:
+    if selectors.sees_holds(request.user):
+        return None
+    return _no_store(
+        HttpResponse("Compliance officers only.", status=403, content_type="text/plain")
+    )
+
+
+@login_required
+def ops_runs(request: HttpRequest) -> HttpResponse:
+    if refused := _compliance_only(request):
+        return refused
+    return _no_store(render(request, "ops/runs.html", {"runs": health.run_health()}))
+
+
+@login_required
+def ops_run(request: HttpRequest, submission_id: str) -> HttpResponse:
+    from intake.models import Submission
+
+    if refused := _compliance_only(request):
+        return refused
+    submission = get_object_or_404(Submission, pk=submission_id)
+    (run,) = health.run_health(submissions=Submission.objects.filter(pk=submission.pk))
+    items = (
+        ReviewItem.objects.filter(document__submission=submission)
+        .select_related("document")
+        .order_by("id")
+    )
+    context = {
+        "run": run,
+        "items": items,
+        "flags": health.consistency_flags(submission_id=submission.pk),
+    }
+    return _no_store(render(request, "ops/run.html", context))
+
+
+@login_required
+def ops_item_timeline(request: HttpRequest, item_id: int) -> HttpResponse:
+    if refused := _compliance_only(request):
+        return refused
+    item = get_object_or_404(ReviewItem.objects.select_related("document__submission"), pk=item_id)
+    context = {"item": item, "events": health.item_timeline(item)}
+    return _no_store(render(request, "ops/timeline.html", context))
