@@ -18,7 +18,11 @@ install: $(STAMP)
 
 # Web server and django-q2 cluster together on SQLite; Ctrl-C stops both.
 run: export DEBUG ?= 1
+# Every process (web and qcluster workers) writes its histograms here; a scrape of
+# /metrics sums them. Emptied on each start: files of past processes would count twice.
+run: export PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus
 run: install
+	mkdir -p "$(PROMETHEUS_MULTIPROC_DIR)" && rm -f "$(PROMETHEUS_MULTIPROC_DIR)"/*.db
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py create_signing_cert
 	$(BIN)/python manage.py demo_setup

@@ -212,3 +212,7 @@ SIGNING_CERT_FILE = Path(os.environ.get("SIGNING_CERT_FILE", SIGNING_DIR / "sign
 
 # The sweeper's cadence (django-q2 schedule, created at migrate time).
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
+
+# Prometheus scrapes of /metrics may send `Authorization: Bearer <METRICS_TOKEN>`; empty
+# (the default) disables token access and leaves the page to logged-in staff users.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")

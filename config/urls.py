@@ -2,11 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from review.metrics import metrics_view
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/audit/", include("audit.urls")),
     path("api/v1/", include("intake.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("review.urls")),
 ]
 

@@ -30,6 +30,7 @@ from intake.services import (
 from review import selectors as review_selectors
 from review import services as review_services
 from review.downloads import pdf_attachment, redaction_log_attachment
+from review.metrics import admission_timed
 
 CORRELATION_HEADER = "X-Correlation-ID"
 
@@ -198,6 +199,7 @@ class SubmissionCreateApi(APIView):
             **ERROR_RESPONSES,
         },
     )
+    @admission_timed  # created, replayed and rejected admissions alike
     def post(self, request: Request) -> Response:
         correlation_id = correlation_id_or_new(request.headers.get(CORRELATION_HEADER))
         idempotency_key = request.headers.get("Idempotency-Key")

@@ -29,6 +29,7 @@ from django_q.tasks import async_task
 from audit.clock import db_now
 from audit.services import Actor, Event, actor_label, emit_many
 from intake.models import Document
+from review import metrics
 from review.errors import (
     ClaimLost,
     DomainError,
@@ -120,9 +121,13 @@ def item_transition(
             raise IllegalTransition(
                 f"item {item.pk}: illegal transition {from_state} -> {to_state}"
             )
+        since = item.state_changed_at
         item.state = to_state
         item.state_changed_at = db_now()
         item.save(update_fields=["state", "state_changed_at"])
+        seconds = (item.state_changed_at - since).total_seconds()
+        # After commit only: a rolled-back transition is never observed.
+        metrics.observe_transition_on_commit(from_state, to_state, seconds)
         emit_many(
             [
                 item_event(

@@ -6,6 +6,7 @@ from django.db import DatabaseError
 from django_q.exceptions import TimeoutException
 
 from review.errors import HoldActive
+from review.metrics import observe_sweep
 from review.pdf.detect import DetectionError
 from review.services import (
     PermanentFailure,
@@ -81,6 +82,7 @@ def render_and_sign(item_id: int) -> None:
 
 def sweep() -> str:
     report = sweep_pass()
+    observe_sweep(report.seconds)
     return (
         f"reclaimed={report.reclaimed} bumped={report.bumped} breached={report.breached} "
         f"escalated={report.escalated}"

@@ -88,6 +88,7 @@ def test_saving_a_policy_in_the_admin_publishes_a_new_version(officer_client):
         "warn_window_minutes": "60",
         "max_attempts": "3",
         "max_open_claims_per_reviewer": "1",
+        "handoff_stall_minutes": "10",
     }
     response = officer_client.post("/admin/review/policy/1/change/", data)
     assert response.status_code == 302, response.context["adminform"].form.errors

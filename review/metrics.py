@@ -1,0 +1,254 @@
+"""Prometheus metrics, served at `GET /metrics` to staff or to a scraper holding a token.
+
+Two kinds of series:
+
+* Read from the database at scrape time (`DatabaseCollector`): items by state, queue and
+  hold; unresolved dead letters and the age of the oldest; claim lease expirations and
+  idempotency blocks, counted in the audit ledger. The database is the truth shared by
+  every web and worker process on every machine, so any one process can answer a scrape.
+* Observed in the process where the work happens (histograms): transition durations,
+  admission latency, sweeper pass duration. The service runs many processes (web and
+  several `qcluster` workers, each forking its own children), so when the environment
+  variable `PROMETHEUS_MULTIPROC_DIR` names a directory, prometheus-client's multiprocess
+  mode is used: every process writes its observations to memory-mapped files there and a
+  scrape of any process sums them. The directory must exist, be shared by all processes
+  of one machine, and be emptied before they start (`make run` does both). Without the
+  variable (tests, a single process) the histograms live in this process only.
+
+DESIGN rule 6: labels carry only fixed enums (state, queue, hold, transition name), never
+document content, object ids or file names, search terms, user names or any other id.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Min
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from audit.clock import db_now
+from audit.models import AuditEvent
+from review.models import DeadLetter, Hold, ItemState, Queue, ReviewItem
+
+MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+# The three human-paced transitions whose durations are worth a histogram, and their
+# label values. Anything else (sweeps, failures, releases) is not observed.
+TRANSITIONS = {
+    (ItemState.PROPOSED, ItemState.IN_REVIEW): "proposed_to_in_review",
+    (ItemState.IN_REVIEW, ItemState.APPROVED): "in_review_to_approved",
+    (ItemState.APPROVED, ItemState.SIGNED): "approved_to_signed",
+}
+
+# Audit event types counted as Prometheus counters (the ledger is append-only, so the
+# counts only grow: true counters that survive process restarts).
+LEDGER_COUNTERS = {
+    "CLAIM_RECLAIMED": (
+        "rrq_claim_lease_expirations",
+        "Claims whose lease expired and were reclaimed by the sweeper.",
+    ),
+    "IDEMPOTENCY_BLOCK": (
+        "rrq_idempotency_blocks",
+        "Repeated submissions answered with the original admission (Idempotency-Key replay).",
+    ),
+}
+
+MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
+# From an automatic step (seconds) to a queue wait under a statutory deadline (weeks).
+TRANSITION_BUCKETS = (
+    1.0, 5.0, 15.0, 30.0, MINUTE, 2 * MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE,
+    HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, DAY, 2 * DAY, 4 * DAY, 7 * DAY, 14 * DAY, 28 * DAY,
+)  # fmt: skip
+# Admission hashes and opens every PDF: milliseconds for a letter, minutes for 500 files.
+ADMISSION_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
+# A pass is bounded (review.sweeps.MAX_BATCHES); most passes change nothing.
+SWEEP_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+
+# Not registered on prometheus-client's global registry (which would also expose this
+# process's own CPU and memory, meaningless across many processes): see `registry`.
+TRANSITION_SECONDS = Histogram(
+    "rrq_transition_seconds",
+    "Time an item spent in the first state before moving to the second.",
+    ["transition"],
+    buckets=TRANSITION_BUCKETS,
+    registry=None,
+)
+ADMISSION_SECONDS = Histogram(
+    "rrq_admission_seconds",
+    "Wall time of POST /api/v1/submissions/ (admitted, replayed or rejected).",
+    buckets=ADMISSION_BUCKETS,
+    registry=None,
+)
+SWEEP_PASS_SECONDS = Histogram(
+    "rrq_sweep_pass_seconds",
+    "Wall time of one sweeper pass.",
+    buckets=SWEEP_BUCKETS,
+    registry=None,
+)
+
+# Each labelled child exists from the start, so every series is present (at zero) on the
+# first scrape instead of appearing with its first observation.
+for _name in TRANSITIONS.values():
+    TRANSITION_SECONDS.labels(transition=_name)
+
+
+def observe_transition(from_state: str, to_state: str, seconds: float) -> None:
+    """Record how long an item stayed in `from_state`; other transitions are ignored.
+    Call it after commit, so a rolled-back transition is never counted."""
+    name = TRANSITIONS.get((ItemState(from_state), ItemState(to_state)))
+    if name is not None:
+        TRANSITION_SECONDS.labels(transition=name).observe(max(seconds, 0.0))
+
+
+def observe_transition_on_commit(from_state: str, to_state: str, seconds: float) -> None:
+    """Observe the transition when the current transaction commits, never on rollback.
+    Registers nothing for transitions without a histogram (so the on-commit queue holds
+    only work that matters); robust, so a metrics error cannot fail a committed change."""
+    if (ItemState(from_state), ItemState(to_state)) in TRANSITIONS:
+        transaction.on_commit(
+            functools.partial(observe_transition, from_state, to_state, seconds), robust=True
+        )
+
+
+def observe_admission(seconds: float) -> None:
+    ADMISSION_SECONDS.observe(seconds)
+
+
+def observe_sweep(seconds: float) -> None:
+    SWEEP_PASS_SECONDS.observe(seconds)
+
+
+def admission_timed(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """Time a view handler with `observe_admission`, whether it returns or raises: an
+    admitted, a replayed and a rejected submission alike. Requests refused before the
+    handler (authentication, permissions, throttling) are not timed."""
+
+    @functools.wraps(handler)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return handler(*args, **kwargs)
+        finally:
+            observe_admission(time.perf_counter() - started)
+
+    return timed
+
+
+class DatabaseCollector(Collector):
+    """Series read from the database on every scrape (four small queries)."""
+
+    def collect(self) -> Iterator[Metric]:
+        yield self._items()
+        yield from self._dead_letters()
+        yield from self._ledger_counters()
+
+    def _items(self) -> Metric:
+        family = GaugeMetricFamily(
+            "rrq_items",
+            "Review items by lifecycle state, queue and hold.",
+            labels=["state", "queue", "hold"],
+        )
+        counts = {
+            (row["state"], row["queue"], row["hold"]): row["n"]
+            for row in ReviewItem.objects.order_by()
+            .values("state", "queue", "hold")
+            .annotate(n=Count("id"))
+        }
+        # Every combination of the enums, zeros included, so a series never vanishes
+        # when its last item moves on; values outside the enums cannot become labels.
+        for state in ItemState.values:
+            for queue in Queue.values:
+                for hold in Hold.values:
+                    family.add_metric([state, queue, hold], counts.get((state, queue, hold), 0))
+        return family
+
+    def _dead_letters(self) -> Iterator[Metric]:
+        open_letters = DeadLetter.objects.filter(resolved_at__isnull=True).aggregate(
+            n=Count("id"), oldest=Min("failed_at")
+        )
+        yield GaugeMetricFamily(
+            "rrq_dead_letters",
+            "Unresolved dead letters.",
+            value=open_letters["n"],
+        )
+        oldest = open_letters["oldest"]
+        age = (db_now() - oldest).total_seconds() if oldest is not None else 0.0
+        yield GaugeMetricFamily(
+            "rrq_dead_letter_oldest_age_seconds",
+            "Age of the oldest unresolved dead letter by the database clock (0 when none).",
+            value=max(age, 0.0),
+        )
+
+    def _ledger_counters(self) -> Iterator[Metric]:
+        # A count over the indexed `event_type` column, restricted to two event types: the
+        # work grows with the number of such events, not with the whole ledger (an index
+        # range per type, index-only on PostgreSQL). Both are rare by nature (a lease that
+        # ran out, a client retrying a finished request), so years of history stay a small
+        # count; this is accepted rather than keeping a second, mutable tally beside an
+        # append-only ledger that would have to be kept in step with it.
+        counts = dict(
+            AuditEvent.objects.filter(event_type__in=list(LEDGER_COUNTERS))
+            .order_by()
+            .values_list("event_type")
+            .annotate(n=Count("id"))
+        )
+        for event_type, (name, documentation) in LEDGER_COUNTERS.items():
+            yield CounterMetricFamily(name, documentation, value=counts.get(event_type, 0))
+
+
+def _build_registry() -> CollectorRegistry:
+    registry = CollectorRegistry(auto_describe=False)
+    if MULTIPROCESS:
+        from prometheus_client import multiprocess
+
+        # Reads every process's files at each scrape; histograms are summed across them.
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        for histogram in (TRANSITION_SECONDS, ADMISSION_SECONDS, SWEEP_PASS_SECONDS):
+            registry.register(histogram)
+    registry.register(DatabaseCollector())
+    return registry
+
+
+registry = _build_registry()
+
+
+def _bearer_token(request: HttpRequest) -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _token_ok(token: str) -> bool:
+    expected = settings.METRICS_TOKEN
+    # An empty setting disables token access; compare bytes in constant time.
+    return bool(expected) and hmac.compare_digest(token.encode(), expected.encode())
+
+
+@never_cache
+@require_GET
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    """Staff users (session) or `Authorization: Bearer <METRICS_TOKEN>`; otherwise 401
+    without credentials, 403 with wrong ones."""
+    token = _bearer_token(request)
+    allowed = getattr(request.user, "is_staff", False) or (token is not None and _token_ok(token))
+    if not allowed:
+        if token is None and not request.user.is_authenticated:
+            response = HttpResponse("authentication required\n", status=401)
+            response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        else:
+            response = HttpResponse("forbidden\n", status=403)
+        response["Content-Type"] = "text/plain; charset=utf-8"
+        return response
+    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
