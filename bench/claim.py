@@ -22,14 +22,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import datetime as dt
-import hashlib
 import io
 import os
 import pstats
-import random
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,14 +34,15 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 import pymupdf
-from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.pgdb import create_database, drop_database, migrate, with_database  # noqa: E402
 
 THROUGHPUT_TARGET = 0.5
 P99_TARGET = 2.0
@@ -65,41 +62,6 @@ RETURNING id
 """
 
 
-# --- throwaway database ------------------------------------------------------------------
-
-
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
-def _admin_connection(url: str) -> psycopg.Connection:
-    # CREATE/DROP DATABASE cannot run inside a transaction, and not while connected to
-    # the database being dropped: go through the `postgres` maintenance database.
-    return psycopg.connect(_with_database(url, "postgres"), autocommit=True)
-
-
-def create_database(url: str, name: str) -> None:
-    with _admin_connection(url) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def drop_database(url: str, name: str) -> None:
-    with _admin_connection(url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-
-
-def migrate(env: dict[str, str]) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-
-
 # --- data --------------------------------------------------------------------------------
 
 
@@ -109,62 +71,9 @@ def seed_pool(count: int, *, batch: str) -> None:
     Volume setup only: rows go straight into `proposed` with bulk_create, because admitting
     and detecting 10,000 PDFs is not what is measured. Both runs get a pool built this way.
     """
-    from audit.clock import db_now
-    from intake.models import Document, Jurisdiction, Submission, job_key_for
-    from review.models import ItemState, Queue, ReviewItem
+    from tests.factories import bulk_proposed_items
 
-    now = db_now()
-    client = _user(f"bench-client-{batch}")
-    submission = Submission.objects.create(
-        client=client,
-        external_ref=f"BENCH-{batch}",
-        jurisdiction=Jurisdiction.objects.get(code="US-FED"),
-        sla_class="standard",
-        received_at=now,
-        statutory_deadline=now + dt.timedelta(days=28),
-        idempotency_key=f"bench-{batch}-{os.getpid()}",
-        request_sha256="0" * 64,
-        correlation_id=f"bench{batch}",
-        policy_version=1,
-    )
-    rng = random.Random(batch)
-    documents = []
-    for n in range(count):
-        object_id = f"{batch}/doc-{n}.pdf"
-        sha = hashlib.sha256(object_id.encode()).hexdigest()
-        documents.append(
-            Document(
-                submission=submission,
-                object_id=object_id,
-                source_sha256=sha,
-                size=1,
-                page_count=1,
-                original_path=f"sha256/{sha}.pdf",
-                job_key=job_key_for(
-                    submission_id=submission.id,
-                    object_id=object_id,
-                    source_sha256=sha,
-                    policy_version=1,
-                ),
-                policy_version=1,
-            )
-        )
-    Document.objects.bulk_create(documents, batch_size=1000)
-    ReviewItem.objects.bulk_create(
-        [
-            ReviewItem(
-                document=document,
-                state=ItemState.PROPOSED,
-                queue=Queue.REVIEW,
-                sla_class="standard",
-                priority=rng.randrange(0, 1001, 10),
-                deadline=now + dt.timedelta(minutes=rng.randrange(60, 48 * 60)),
-                state_changed_at=now,
-            )
-            for document in documents
-        ],
-        batch_size=1000,
-    )
+    bulk_proposed_items(count, seed=batch)
     _vacuum()
 
 
@@ -484,7 +393,7 @@ def main() -> int:
         return 2
 
     name = f"rrq_bench_claim_{os.getpid()}"
-    bench_url = _with_database(url, name)
+    bench_url = with_database(url, name)
     data_dir = tempfile.mkdtemp(prefix="rrq-bench-claim-")
     env = {
         **os.environ,

@@ -36,7 +36,6 @@ import pstats
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,13 +43,14 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
-from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.pgdb import create_database, drop_database, migrate, with_database  # noqa: E402
 
 SCALE_TARGET = 3.0
 SPEED_TARGET = 0.5
@@ -77,52 +77,6 @@ class Result:
     problems: list[str] = field(default_factory=list)
     # Untouched copies of the loaded data, for the profile: (cProfile run, EXPLAIN).
     spares: tuple[str, str, str] | None = None
-
-
-# --- throwaway databases -----------------------------------------------------------------
-
-
-def _with_database(url: str, name: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
-
-
-def _admin_connection(url: str) -> psycopg.Connection:
-    # CREATE/DROP DATABASE cannot run inside a transaction, nor while connected to the
-    # database concerned: go through the `postgres` maintenance database.
-    return psycopg.connect(_with_database(url, "postgres"), autocommit=True)
-
-
-def create_database(url: str, name: str, template: str | None = None) -> None:
-    statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
-    if template:
-        statement += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
-    # Cloning needs the template to have no sessions; an autovacuum worker that just
-    # started on it would make this fail, so wait for it briefly.
-    for attempt in range(20):
-        try:
-            with _admin_connection(url) as conn:
-                conn.execute(statement)
-            return
-        except psycopg.errors.ObjectInUse:
-            if attempt == 19:
-                raise
-            time.sleep(0.5)
-
-
-def drop_database(url: str, name: str) -> None:
-    with _admin_connection(url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-
-
-def migrate(env: dict[str, str]) -> None:
-    subprocess.run(  # noqa: S603 - our own interpreter and manage.py
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
 
 
 def use_database(name: str) -> None:
@@ -541,7 +495,7 @@ def profile_pass(url: str, timed_db: str, profiled_db: str, explain_db: str) -> 
     from review.sweeps import sweep_pass
 
     print(f"\nwhere sweep_pass() spends its time ({timed_db})")
-    prewarm(_with_database(url, timed_db))
+    prewarm(with_database(url, timed_db))
     use_database(timed_db)
     timer = StatementTimer()
     with connection.execute_wrapper(timer):
@@ -555,7 +509,7 @@ def profile_pass(url: str, timed_db: str, profiled_db: str, explain_db: str) -> 
         f"{seconds - in_sql:8.3f} {(seconds - in_sql) / seconds:7.1%}"
     )
 
-    prewarm(_with_database(url, profiled_db))
+    prewarm(with_database(url, profiled_db))
     use_database(profiled_db)
     profiler = cProfile.Profile()
     connection.ensure_connection()
@@ -570,7 +524,7 @@ def profile_pass(url: str, timed_db: str, profiled_db: str, explain_db: str) -> 
     print("\n".join("  " + line for line in out.getvalue().splitlines() if line.strip()))
 
     # On a copy no pass has touched, so each plan sees the rows the first batch saw.
-    prewarm(_with_database(url, explain_db))
+    prewarm(with_database(url, explain_db))
     use_database(explain_db)
     print(f"\n  EXPLAIN ANALYZE of each step's candidate query ({explain_db})")
     for sql_text, params in timer.candidates.values():
@@ -603,7 +557,7 @@ def main() -> int:
     data_dir = tempfile.mkdtemp(prefix="rrq-bench-sweep-")
     env = {
         **os.environ,
-        "DATABASE_URL": _with_database(url, prefix),
+        "DATABASE_URL": with_database(url, prefix),
         "SECRET_KEY": "bench-only",
         "DEBUG": "0",
         "DATA_DIR": data_dir,
@@ -680,7 +634,7 @@ def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int
             f"(loaded and copied in {time.perf_counter() - started:.1f} s)"
         )
 
-        prewarm(_with_database(url, sweep_db))
+        prewarm(with_database(url, sweep_db))
         use_database(sweep_db)
         result.sweep_seconds, report = run_sweep()
         print(
@@ -702,8 +656,8 @@ def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int
         use_database(prefix)
         drop(sweep_db)
 
-        prewarm(_with_database(url, raw_db))
-        result.raw_seconds, steps = run_raw(_with_database(url, raw_db), warn_minutes)
+        prewarm(with_database(url, raw_db))
+        result.raw_seconds, steps = run_raw(with_database(url, raw_db), warn_minutes)
         use_database(raw_db)
         result.problems += [f"raw SQL: {p}" for p in check_rows(planted)]
         use_database(prefix)

@@ -76,7 +76,7 @@ class DocumentOutSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField()
 
 
-class SubmissionOutSerializer(serializers.Serializer):
+class SubmissionFieldsSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     external_ref = serializers.CharField()
     jurisdiction = serializers.CharField()
@@ -85,6 +85,11 @@ class SubmissionOutSerializer(serializers.Serializer):
     received_at = serializers.DateTimeField()
     statutory_deadline = serializers.DateTimeField()
     correlation_id = serializers.CharField()
+
+
+class SubmissionOutSerializer(SubmissionFieldsSerializer):
+    """The admission answer (201, and replayed verbatim to a duplicate)."""
+
     policy_version = serializers.IntegerField()
     documents = DocumentOutSerializer(many=True)
 
@@ -129,32 +134,17 @@ class RedactionLogRowSerializer(serializers.Serializer):
     count = serializers.IntegerField()
 
 
-class DocumentStatusSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+class DocumentStatusSerializer(DocumentOutSerializer):
     submission_id = serializers.UUIDField()
-    object_id = serializers.CharField()
-    source_sha256 = serializers.CharField()
-    job_key = serializers.CharField()
-    pages = serializers.IntegerField()
-    state = serializers.CharField()
     queue = serializers.CharField()
     hold = serializers.CharField()
-    deadline = serializers.DateTimeField()
     output_sha256 = serializers.CharField(
         allow_null=True, help_text="SHA-256 of the signed output, once signed."
     )
     redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
 
 
-class SubmissionStatusSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    external_ref = serializers.CharField()
-    jurisdiction = serializers.CharField()
-    sla_class = serializers.CharField()
-    priority_score = serializers.IntegerField()
-    received_at = serializers.DateTimeField()
-    statutory_deadline = serializers.DateTimeField()
-    correlation_id = serializers.CharField()
+class SubmissionStatusSerializer(SubmissionFieldsSerializer):
     documents = DocumentStatusSerializer(many=True)
 
 

@@ -116,3 +116,97 @@ def admitted_items(
         for item in items:
             detect_document(item.pk)
     return [ReviewItem.objects.select_related("document__submission").get(pk=i.pk) for i in items]
+
+
+def decide_all(item: ReviewItem, claim, reviewer, decision: str = "accepted"):
+    """Save one decision for every mark of the latest proposal (a new version)."""
+    from review.services import MarkChange, latest_proposal, proposal_revise
+
+    proposal = latest_proposal(item.document)
+    return proposal_revise(
+        item_id=item.pk,
+        claim_id=claim.pk,
+        reviewer=reviewer,
+        base_version=proposal.version,
+        changes={m.mark_key: MarkChange(decision=decision) for m in proposal.marks.all()},
+    )
+
+
+def approve(item: ReviewItem, claim, reviewer, proposal):
+    """Approve `proposal` exactly as the reviewer's page does (with its preview hash)."""
+    from review.selectors import proposal_preview
+    from review.services import item_approve
+
+    return item_approve(
+        item_id=item.pk,
+        claim_id=claim.pk,
+        reviewer=reviewer,
+        proposal_version=proposal.version,
+        preview_sha256=proposal_preview(proposal).sha256,
+    )
+
+
+def approved_item(pdf: bytes) -> ReviewItem:
+    """Admitted, detected, claimed, every mark accepted, approved (rendering not run
+    unless the caller executes on-commit callbacks)."""
+    from review.roles import REVIEWER
+    from review.services import claim_next
+
+    (item,) = admitted_items({"letter.pdf": pdf})
+    reviewer = user_create(role=REVIEWER)
+    claim = claim_next(reviewer=reviewer)
+    approve(item, claim, reviewer, decide_all(item, claim, reviewer))
+    return ReviewItem.objects.select_related("document").get(pk=item.pk)
+
+
+def bulk_proposed_items(
+    count: int, *, submission: Submission | None = None, seed: int | str = 7
+) -> set[int]:
+    """`count` items straight in `proposed` in the review queue, with few distinct
+    priorities and deadlines (so ties fall through to the id).
+
+    Volume setup only (concurrency tests, benchmarks): building thousands of items through
+    admission and detection would take minutes and is not what those measure.
+    """
+    import random
+
+    submission = submission or submission_create()
+    now = db_now()
+    rng = random.Random(seed)
+    documents = []
+    for n in range(count):
+        object_id = f"bulk/{seed}/doc-{n}.pdf"
+        sha = hashlib.sha256(object_id.encode()).hexdigest()
+        documents.append(
+            Document(
+                submission=submission,
+                object_id=object_id,
+                source_sha256=sha,
+                size=1,
+                page_count=1,
+                original_path=f"sha256/{sha}.pdf",
+                job_key=job_key_for(
+                    submission_id=submission.id,
+                    object_id=object_id,
+                    source_sha256=sha,
+                    policy_version=1,
+                ),
+                policy_version=1,
+            )
+        )
+    Document.objects.bulk_create(documents, batch_size=1000)
+    items = ReviewItem.objects.bulk_create(
+        [
+            ReviewItem(
+                document=document,
+                state=ItemState.PROPOSED,
+                sla_class="standard",
+                priority=rng.randrange(0, 1001, 50),
+                deadline=now + dt.timedelta(hours=rng.randrange(1, 48)),
+                state_changed_at=now,
+            )
+            for document in documents
+        ],
+        batch_size=1000,
+    )
+    return {item.pk for item in items}

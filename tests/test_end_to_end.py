@@ -18,6 +18,7 @@ from review.roles import COMPLIANCE_OFFICER, REVIEWER
 from tests.factories import user_create
 from tests.intake.conftest import make_api_client, submit, upload
 from tests.pdf.corpus import simple_pdf
+from tests.pipeline import review_over_http
 
 SSN = "123-45-6789"
 NAME = "Zebulon Quartermaine"
@@ -33,32 +34,7 @@ def signed_document(db, django_capture_on_commit_callbacks):
         body = submit(api, files=[upload("letter.pdf", PDF)], search_terms=[NAME]).json()
     document_id = body["documents"][0]["id"]
 
-    reviewer = Client()
-    reviewer.force_login(user_create("rita", role=REVIEWER))
-    item_url = reviewer.post("/claim-next/")["Location"]
-    item_id = int(item_url.strip("/").split("/")[-1])
-    page = reviewer.get(item_url)
-    config = page.context["review_config"]
-    marks = page.context["marks"]
-    saved = reviewer.post(
-        f"/items/{item_id}/decisions/",
-        data={
-            "claim_id": config["claim_id"],
-            "base_version": config["base_version"],
-            "changes": {m["key"]: {"decision": "accepted"} for m in marks},
-        },
-        content_type="application/json",
-    ).json()
-    with django_capture_on_commit_callbacks(execute=True):
-        approved = reviewer.post(
-            f"/items/{item_id}/approve/",
-            {
-                "claim_id": config["claim_id"],
-                "proposal_version": saved["version"],
-                "preview_sha256": saved["preview_sha256"],
-            },
-        )
-    assert approved.status_code == 302
+    review_over_http(django_capture_on_commit_callbacks, user_create("rita", role=REVIEWER))
     return api, document_id
 
 

@@ -11,16 +11,14 @@ from review import services
 from review.health import consistency_flags, run_health
 from review.models import Artifact, Claim, ItemState, Mark, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from review.selectors import proposal_preview
 from review.services import (
     MarkChange,
     claim_next,
-    item_approve,
     latest_proposal,
     proposal_revise,
 )
 from review.tasks import render_and_sign
-from tests.factories import admitted_items, user_create
+from tests.factories import admitted_items, approve, decide_all, user_create
 from tests.pdf.corpus import simple_pdf
 
 pytestmark = pytest.mark.django_db
@@ -45,23 +43,7 @@ def _age(item: ReviewItem, by: dt.timedelta = LONG_AGO) -> None:
 
 def _approved(item: ReviewItem, reviewer) -> None:
     claim = claim_next(reviewer=reviewer)
-    proposal = latest_proposal(item.document)
-    v2 = proposal_revise(
-        item_id=item.pk,
-        claim_id=claim.pk,
-        reviewer=reviewer,
-        base_version=proposal.version,
-        changes={
-            m.mark_key: MarkChange(decision=Mark.Decision.ACCEPTED) for m in proposal.marks.all()
-        },
-    )
-    item_approve(
-        item_id=item.pk,
-        claim_id=claim.pk,
-        reviewer=reviewer,
-        proposal_version=v2.version,
-        preview_sha256=proposal_preview(v2).sha256,
-    )
+    approve(item, claim, reviewer, decide_all(item, claim, reviewer))
 
 
 def test_a_fresh_run_is_healthy_and_check_health_exits_zero():

@@ -25,6 +25,7 @@ from review.tasks import sweep
 from tests.factories import admitted_items, user_create
 from tests.intake.conftest import make_api_client, submit, upload
 from tests.pdf.corpus import simple_pdf
+from tests.pipeline import review_over_http
 
 URL = "/metrics"
 TRANSITIONS = {"proposed_to_in_review", "in_review_to_approved", "approved_to_signed"}
@@ -232,32 +233,7 @@ def _pipeline(capture, *, text: str, search_term: str, path: str, external_ref: 
     assert response.status_code == 201, response.content
     document_id = response.json()["documents"][0]["id"]
 
-    reviewer = Client()
-    reviewer.force_login(user_create(role=REVIEWER))
-    with capture(execute=True):
-        item_url = reviewer.post("/claim-next/")["Location"]
-    item_id = int(item_url.strip("/").split("/")[-1])
-    page = reviewer.get(item_url)
-    config = page.context["review_config"]
-    saved = reviewer.post(
-        f"/items/{item_id}/decisions/",
-        data={
-            "claim_id": config["claim_id"],
-            "base_version": config["base_version"],
-            "changes": {m["key"]: {"decision": "accepted"} for m in page.context["marks"]},
-        },
-        content_type="application/json",
-    ).json()
-    with capture(execute=True):
-        approved = reviewer.post(
-            f"/items/{item_id}/approve/",
-            {
-                "claim_id": config["claim_id"],
-                "proposal_version": saved["version"],
-                "preview_sha256": saved["preview_sha256"],
-            },
-        )
-    assert approved.status_code == 302
+    review_over_http(capture, user_create(role=REVIEWER))
     assert api.get(f"/api/v1/documents/{document_id}/").json()["state"] == "signed"
     return document_id
 

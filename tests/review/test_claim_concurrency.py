@@ -1,8 +1,5 @@
 """claim_next under real contention: many reviewers, one PostgreSQL, SKIP LOCKED."""
 
-import datetime as dt
-import hashlib
-import random
 import threading
 from collections import Counter
 
@@ -10,75 +7,22 @@ import pytest
 from django.db import connections
 from django.db.models import Count
 
-from audit.clock import db_now
 from audit.models import AuditEvent
 from audit.services import verify_chain
-from intake.models import Document, job_key_for
-from review.models import Claim, ItemState, Queue, ReviewItem
+from review.models import Claim, ItemState, ReviewItem
 from review.roles import REVIEWER
 from review.services import claim_next, policy_current, policy_publish
-from tests.factories import submission_create, user_create
+from tests.factories import bulk_proposed_items, user_create
 
 ITEMS = 2000
 WORKERS = 16
-
-
-def _proposed_items(count: int) -> set[int]:
-    """`count` proposed items in the review queue, with mixed priorities and deadlines.
-
-    Volume setup only: rows are bulk-inserted straight into `proposed` because building
-    2,000 items through admission, detection and transitions would take minutes and is
-    not what this test is about. Everything the test measures goes through the services.
-    """
-    submission = submission_create()
-    now = db_now()
-    rng = random.Random(7)
-    documents = []
-    for n in range(count):
-        object_id = f"bulk/doc-{n}.pdf"
-        sha = hashlib.sha256(object_id.encode()).hexdigest()
-        documents.append(
-            Document(
-                submission=submission,
-                object_id=object_id,
-                source_sha256=sha,
-                size=1,
-                page_count=1,
-                original_path=f"sha256/{sha}.pdf",
-                job_key=job_key_for(
-                    submission_id=submission.id,
-                    object_id=object_id,
-                    source_sha256=sha,
-                    policy_version=1,
-                ),
-                policy_version=1,
-            )
-        )
-    Document.objects.bulk_create(documents, batch_size=500)
-    items = ReviewItem.objects.bulk_create(
-        [
-            ReviewItem(
-                document=document,
-                state=ItemState.PROPOSED,
-                queue=Queue.REVIEW,
-                sla_class="standard",
-                # Few distinct priorities and deadlines, so ties fall through to the id.
-                priority=rng.randrange(0, 1001, 50),
-                deadline=now + dt.timedelta(hours=rng.randrange(1, 48)),
-                state_changed_at=now,
-            )
-            for document in documents
-        ],
-        batch_size=500,
-    )
-    return {item.pk for item in items}
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_sixteen_threads_claim_two_thousand_items_each_exactly_once():
     # Given 2,000 proposed items and 16 reviewers.
-    item_ids = _proposed_items(ITEMS)
+    item_ids = bulk_proposed_items(ITEMS)
     reviewers = [user_create(f"claimer{n}", role=REVIEWER) for n in range(WORKERS)]
     # Each reviewer keeps every claim open. Releasing would put the item back in the pool
     # (so "claimed once" would mean nothing) and approving would measure detection and
@@ -138,7 +82,7 @@ def test_one_reviewer_claiming_from_two_tabs_at_once_holds_one_claim():
     from review.errors import DomainError
     from review.services import claim_release
 
-    _proposed_items(40)
+    bulk_proposed_items(40)
     reviewer = user_create("two-tabs", role=REVIEWER)
     for _ in range(15):
         results: list[object] = []

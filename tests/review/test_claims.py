@@ -7,7 +7,7 @@ from audit.clock import db_now
 from audit.models import AuditEvent
 from review.errors import ClaimLost, DomainError, HoldActive, InvalidDecision, StaleProposal
 from review.metrics import observe_transition
-from review.models import Approval, Claim, ItemState, LegalHold, Mark, Proposal, Queue, ReviewItem
+from review.models import Approval, Claim, ItemState, LegalHold, Queue, ReviewItem
 from review.roles import REVIEWER, SENIOR_REVIEWER
 from review.selectors import proposal_preview
 from review.services import (
@@ -21,7 +21,7 @@ from review.services import (
     latest_proposal,
     proposal_revise,
 )
-from tests.factories import admitted_items, user_create
+from tests.factories import admitted_items, decide_all, user_create
 from tests.pdf.corpus import simple_pdf
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
@@ -30,18 +30,6 @@ LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
 @pytest.fixture
 def reviewer(db):
     return user_create("rita", role=REVIEWER)
-
-
-def _decide_all(item, claim, reviewer, decision=Mark.Decision.ACCEPTED) -> Proposal:
-    proposal = latest_proposal(item.document)
-    changes = {m.mark_key: MarkChange(decision=decision) for m in proposal.marks.all()}
-    return proposal_revise(
-        item_id=item.pk,
-        claim_id=claim.pk,
-        reviewer=reviewer,
-        base_version=proposal.version,
-        changes=changes,
-    )
 
 
 def _expire(claim: Claim) -> None:
@@ -134,7 +122,7 @@ def test_saving_decisions_writes_a_linked_new_version_without_text(reviewer):
 def test_saving_against_an_older_version_is_refused(reviewer):
     (item,) = admitted_items({"a.pdf": LETTER})
     claim = claim_next(reviewer=reviewer)
-    _decide_all(item, claim, reviewer)
+    decide_all(item, claim, reviewer)
     with pytest.raises(StaleProposal):
         proposal_revise(
             item_id=item.pk,
@@ -180,7 +168,7 @@ def test_approval_binds_source_proposal_and_preview_hashes(
 ):
     (item,) = admitted_items({"a.pdf": LETTER})
     claim = claim_next(reviewer=reviewer)
-    v2 = _decide_all(item, claim, reviewer)
+    v2 = decide_all(item, claim, reviewer)
     preview = proposal_preview(v2).sha256
 
     with django_capture_on_commit_callbacks() as callbacks:
@@ -209,7 +197,7 @@ def test_approval_binds_source_proposal_and_preview_hashes(
 def test_approve_with_a_preview_hash_of_other_bytes_is_refused(reviewer):
     (item,) = admitted_items({"a.pdf": LETTER})
     claim = claim_next(reviewer=reviewer)
-    _decide_all(item, claim, reviewer)
+    decide_all(item, claim, reviewer)
     with pytest.raises(StaleProposal, match="preview"):
         item_approve(
             item_id=item.pk,
@@ -224,7 +212,7 @@ def test_approve_with_a_preview_hash_of_other_bytes_is_refused(reviewer):
 def test_approve_after_the_lease_expired_changes_nothing(reviewer):
     (item,) = admitted_items({"a.pdf": LETTER})
     claim = claim_next(reviewer=reviewer)
-    v2 = _decide_all(item, claim, reviewer)
+    v2 = decide_all(item, claim, reviewer)
     _expire(claim)
     events_before = AuditEvent.objects.count()
 
@@ -246,7 +234,7 @@ def test_approve_after_the_lease_expired_changes_nothing(reviewer):
 def test_legal_hold_blocks_approval_and_the_refusal_is_audited(reviewer):
     (item,) = admitted_items({"a.pdf": LETTER})
     claim = claim_next(reviewer=reviewer)
-    v2 = _decide_all(item, claim, reviewer)
+    v2 = decide_all(item, claim, reviewer)
     LegalHold.objects.create(
         document=item.document, reason="subpoena", placed_by="user:x", placed_at=db_now()
     )

@@ -2,21 +2,18 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
-from review.models import Artifact, DeadLetter, Hold, ItemState, LegalHold, Mark, ReviewItem
+from review.models import Artifact, DeadLetter, Hold, ItemState, LegalHold, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
 from review.selectors import proposal_preview
 from review.services import (
-    MarkChange,
     artifact_render,
     claim_next,
     dead_letter_record,
-    latest_proposal,
     legal_hold_place,
     legal_hold_release,
-    proposal_revise,
 )
 from review.tasks import render_and_sign
-from tests.factories import admitted_items, user_create
+from tests.factories import admitted_items, decide_all, user_create
 from tests.pdf.corpus import simple_pdf
 
 pytestmark = pytest.mark.django_db
@@ -43,17 +40,7 @@ def _claimed_and_decided():
     (item,) = admitted_items({"a.pdf": LETTER})
     reviewer = user_create(role=REVIEWER)
     claim = claim_next(reviewer=reviewer)
-    proposal = latest_proposal(item.document)
-    v2 = proposal_revise(
-        item_id=item.pk,
-        claim_id=claim.pk,
-        reviewer=reviewer,
-        base_version=1,
-        changes={
-            m.mark_key: MarkChange(decision=Mark.Decision.ACCEPTED) for m in proposal.marks.all()
-        },
-    )
-    return item, claim, reviewer, v2
+    return item, claim, reviewer, decide_all(item, claim, reviewer)
 
 
 def test_placing_and_releasing_a_legal_hold_is_audited_and_needs_a_reason(officer):

@@ -9,45 +9,17 @@ from audit.models import AuditEvent
 from audit.services import verify_chain
 from review import services
 from review.errors import IllegalTransition
-from review.models import Artifact, DeadLetter, Hold, ItemState, Mark, ReviewItem
+from review.models import Artifact, DeadLetter, Hold, ItemState, ReviewItem
 from review.pdf.sign import load_certificate, validate
-from review.roles import REVIEWER
-from review.selectors import proposal_preview
 from review.services import (
-    MarkChange,
     artifact_render,
-    claim_next,
-    item_approve,
-    latest_proposal,
-    proposal_revise,
 )
 from review.tasks import render_and_sign
-from tests.factories import admitted_items, user_create
+from tests.factories import admitted_items, approved_item
 from tests.pdf.corpus import simple_pdf
 
 SSN = "123-45-6789"
 LETTER = simple_pdf([f"Requester SSN {SSN}", "Reply to jo@example.com", "Kind regards, the office"])
-
-
-def _approved_item() -> ReviewItem:
-    (item,) = admitted_items({"letter.pdf": LETTER})
-    reviewer = user_create(role=REVIEWER)
-    claim = claim_next(reviewer=reviewer)
-    proposal = latest_proposal(item.document)
-    changes = {
-        m.mark_key: MarkChange(decision=Mark.Decision.ACCEPTED) for m in proposal.marks.all()
-    }
-    v2 = proposal_revise(
-        item_id=item.pk, claim_id=claim.pk, reviewer=reviewer, base_version=1, changes=changes
-    )
-    item_approve(
-        item_id=item.pk,
-        claim_id=claim.pk,
-        reviewer=reviewer,
-        proposal_version=2,
-        preview_sha256=proposal_preview(v2).sha256,
-    )
-    return ReviewItem.objects.select_related("document").get(pk=item.pk)
 
 
 def _read(storage: str, path: str) -> bytes:
@@ -57,7 +29,7 @@ def _read(storage: str, path: str) -> bytes:
 
 @pytest.mark.django_db
 def test_approved_item_is_rendered_verified_stored_and_signed():
-    item = _approved_item()
+    item = approved_item(LETTER)
 
     render_and_sign(item.pk)
 
@@ -85,7 +57,7 @@ def test_approved_item_is_rendered_verified_stored_and_signed():
 @pytest.mark.django_db
 def test_derivatives_and_originals_live_in_separate_roots():
     assert settings.ORIGINALS_ROOT != settings.DERIVATIVES_ROOT
-    item = _approved_item()
+    item = approved_item(LETTER)
     render_and_sign(item.pk)
     artifact = Artifact.objects.get(document=item.document)
     assert storages["derivatives"].exists(artifact.storage_path)
@@ -94,7 +66,7 @@ def test_derivatives_and_originals_live_in_separate_roots():
 
 @pytest.mark.django_db
 def test_redelivered_task_produces_no_second_output():
-    item = _approved_item()
+    item = approved_item(LETTER)
     render_and_sign(item.pk)
     render_and_sign(item.pk)
     assert Artifact.objects.filter(document=item.document).count() == 1
@@ -104,7 +76,7 @@ def test_redelivered_task_produces_no_second_output():
 
 @pytest.mark.django_db
 def test_task_stopped_after_storing_then_rerun_gives_one_artifact_and_one_rendered(monkeypatch):
-    item = _approved_item()
+    item = approved_item(LETTER)
     real_store = services._store_derivative
     stored: list[str] = []
 
@@ -129,7 +101,7 @@ def test_task_stopped_after_storing_then_rerun_gives_one_artifact_and_one_render
 
 @pytest.mark.django_db
 def test_task_stopped_between_render_and_sign_finishes_signing_on_rerun(monkeypatch):
-    item = _approved_item()
+    item = approved_item(LETTER)
     monkeypatch.setattr(services, "_sign", lambda **kw: (_ for _ in ()).throw(SystemExit("killed")))
     with pytest.raises(SystemExit):
         render_and_sign(item.pk)
@@ -142,7 +114,7 @@ def test_task_stopped_between_render_and_sign_finishes_signing_on_rerun(monkeypa
 
 @pytest.mark.django_db
 def test_fake_redaction_fails_the_gate_and_lands_in_the_dead_letter_queue(monkeypatch):
-    item = _approved_item()
+    item = approved_item(LETTER)
 
     def black_box_over_live_text(pdf: bytes) -> bytes:
         doc = pymupdf.open()
