@@ -57,7 +57,10 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
     except Exception as exc:  # MuPDF raises several types for unreadable input
         raise PdfRejected("malformed", "the file could not be opened as a PDF") from exc
     with doc:
-        if doc.needs_pass or doc.is_encrypted:
+        # Refused even when it opens without a password (owner password only): an
+        # encrypted file's restrictions and encryption would not survive the rewrite
+        # unnoticed, and the requester must supply the unprotected original.
+        if doc.needs_pass or doc.is_encrypted or doc.metadata.get("encryption"):
             raise PdfRejected("encrypted", "the PDF is encrypted or password-protected")
         if doc.page_count == 0:
             raise PdfRejected("malformed", "the PDF has no pages")

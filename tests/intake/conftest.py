@@ -57,3 +57,12 @@ def submit(api: APIClient, files=None, headers=None, **fields):
     data["files"] = files if files is not None else [upload("letter.pdf", pdf_bytes())]
     data = {key: value for key, value in data.items() if value is not None}  # None: omit
     return api.post(URL, data=data, format="multipart", headers=headers or {})
+
+
+def owner_password_pdf_bytes() -> bytes:
+    """Encrypted with an owner password only: opens without a password, still encrypted."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "restricted")
+    return doc.tobytes(
+        encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner", permissions=pymupdf.PDF_PERM_PRINT
+    )

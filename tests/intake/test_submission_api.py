@@ -10,6 +10,7 @@ from review.models import ItemState, ReviewItem
 from tests.intake.conftest import (
     encrypted_pdf_bytes,
     make_api_client,
+    owner_password_pdf_bytes,
     pdf_bytes,
     submit,
     upload,
@@ -89,6 +90,7 @@ def test_reused_idempotency_key_with_a_different_payload_is_refused_with_409(api
         ("zero_bytes", "empty_file"),
         ("text_named_pdf", "not_pdf"),
         ("encrypted", "encrypted"),
+        ("owner_password_only", "encrypted"),
         ("truncated", "malformed"),
         ("too_many_pages", "too_many_pages"),
         ("too_large", "too_large"),
@@ -109,6 +111,8 @@ def test_bad_submission_gets_a_named_400_and_is_recorded_as_rejected(
         files = [upload("notes.pdf", b"Just some plain text, not a PDF at all.\n")]
     elif case == "encrypted":
         files = [upload("sealed.pdf", encrypted_pdf_bytes())]
+    elif case == "owner_password_only":
+        files = [upload("restricted.pdf", owner_password_pdf_bytes())]
     elif case == "truncated":
         whole = pdf_bytes(3, text="A long enough line of text to make the file bigger " * 3)
         files = [upload("cut.pdf", whole[: len(whole) // 2])]
