@@ -4,6 +4,7 @@ as a compliance officer would. Exits non-zero on any miss; always stops the serv
 import http.cookiejar
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -56,6 +57,8 @@ def main() -> int:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+        shutil.rmtree(env["DATA_DIR"], ignore_errors=True)
 
 
 def wait_for_url(log, timeout: float) -> str:

@@ -62,3 +62,15 @@ def _reference_data_after_flush(request):
     import_module("intake.migrations.0002_jurisdictions").seed(apps, None)
     import_module("review.migrations.0002_policy_v1").seed(apps, None)
     install_roles(Group, Permission)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the run's throwaway data folder (config.settings_test made it)."""
+    import shutil
+    from pathlib import Path
+
+    from django.conf import settings
+
+    data_dir = Path(settings.DATA_DIR)
+    if data_dir.name.startswith("rrq-test-"):
+        shutil.rmtree(data_dir, ignore_errors=True)
