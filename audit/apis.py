@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -50,13 +51,26 @@ class ExportFormatNegotiation(DefaultContentNegotiation):
     settings = _NoFormatOverride()  # type: ignore[assignment]
 
 
+class ControlFreeFilter(serializers.CharField):
+    """A text filter. Ledger values never hold control characters; the schema says so (a
+    pattern), so a filter holding one is invalid input, reported once, not a valid filter
+    refused."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_blank=True, **kwargs)
+        self.validators = [
+            RegexValidator(r"^[^\x00-\x1f\x7f]+$", "control characters are not allowed")
+            if isinstance(v, ProhibitNullCharactersValidator)
+            else v
+            for v in self.validators
+        ]
+
+
 class AuditQuerySerializer(serializers.Serializer):
-    correlation_id = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    correlation_id = ControlFreeFilter(max_length=64)
     submission_id = serializers.UUIDField(required=False)
     document_id = serializers.UUIDField(required=False)
-    actor = serializers.CharField(
-        required=False, allow_blank=True, max_length=150, help_text="Exact, e.g. user:olga"
-    )
+    actor = ControlFreeFilter(max_length=150, help_text="Exact, e.g. user:olga")
     after = serializers.IntegerField(
         required=False,
         default=0,
