@@ -57,7 +57,8 @@ class ControlFreeFilter(serializers.CharField):
     refused."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, allow_blank=True, **kwargs)
+        # Not trimmed: the value is matched exactly, as the schema describes it.
+        super().__init__(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
         self.validators = [
             RegexValidator(r"^[^\x00-\x1f\x7f]+$", "control characters are not allowed")
             if isinstance(v, ProhibitNullCharactersValidator)
