@@ -38,6 +38,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy .
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings_test
 

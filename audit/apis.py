@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from audit.exports import CONTENT_TYPES, event_record, events_filter, export_rows
-from intake.apis import ErrorSerializer
+from common.api import ErrorSerializer
 
 MAX_PAGE = 500
 # PostgreSQL's bigint: a larger `after` would overflow the query, so refuse it as input.

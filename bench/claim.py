@@ -71,7 +71,7 @@ def seed_pool(count: int, *, batch: str) -> None:
     Volume setup only: rows go straight into `proposed` with bulk_create, because admitting
     and detecting 10,000 PDFs is not what is measured. Both runs get a pool built this way.
     """
-    from tests.factories import bulk_proposed_items
+    from testkit.builders import bulk_proposed_items
 
     bulk_proposed_items(count, seed=batch)
     _vacuum()
@@ -103,7 +103,8 @@ def raise_claim_limit(limit: int) -> None:
     """Each reviewer keeps every claim open, so the per-reviewer limit (default 1) has to
     allow it. Releasing would return items to the pool and approving would measure
     proposal work, not claiming; a published policy version is how an officer would do it."""
-    from review.services import policy_current, policy_publish
+    from review.selectors import policy_current
+    from review.services.policies import policy_publish
 
     draft = policy_current()
     draft.max_open_claims_per_reviewer = limit
@@ -159,7 +160,7 @@ def run_threads(name: str, workers: int, work: Callable[[int, list[float]], None
 def domain_worker(reviewers: list, timer: StatementTimer | None = None):
     from django.db import connection, connections
 
-    from review.services import claim_next
+    from review.services.claims import claim_next
 
     def work(n: int, latencies: list[float]) -> None:
         reviewer = reviewers[n]
@@ -327,7 +328,7 @@ def profile_domain(items: int, workers: int) -> None:
     seed_pool(min(items, 1000), batch="cprofile")
     reviewer = _user("profiler-solo", REVIEWER)
     latencies: list[float] = []
-    from review.services import claim_next
+    from review.services.claims import claim_next
 
     profiler = cProfile.Profile()
     profiler.enable()
@@ -349,7 +350,7 @@ def profile_domain(items: int, workers: int) -> None:
 
 def render_bench() -> tuple[float, float, int]:
     from review.pdf.redact import render_page_png
-    from tests.pdf.corpus import labelled_corpus
+    from testkit.corpus import labelled_corpus
 
     pages = []
     for document in labelled_corpus():

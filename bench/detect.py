@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from review.pdf.detect import DetectionPolicy, detect  # noqa: E402
-from tests.pdf.corpus import SEARCH_TERMS, labelled_corpus  # noqa: E402
+from testkit.corpus import SEARCH_TERMS, labelled_corpus  # noqa: E402
 
 TARGET = 0.5
 

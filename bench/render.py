@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from review.pdf.redact import RedactionMark, burn_in  # noqa: E402
 from review.pdf.sanitize import sanitize  # noqa: E402
 from review.pdf.verify import verify  # noqa: E402
-from tests.pdf.leak_corpus import text_document  # noqa: E402
+from testkit.leak_corpus import text_document  # noqa: E402
 
 FILES = 10
 PAGES_PER_FILE = 12

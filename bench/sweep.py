@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime as dt
-import hashlib
 import io
 import os
 import pstats
@@ -110,8 +109,9 @@ def seed(scenario: Scenario) -> Planted:
     from django.db import connection
 
     from audit.clock import db_now
-    from intake.models import Document, Jurisdiction, Submission, job_key_for
+    from intake.models import Document, Jurisdiction, Submission
     from review.models import Claim, Hold, ItemState, Queue, ReviewItem
+    from testkit.builders import document_build
 
     rng = random.Random(scenario.label)
     now = db_now()
@@ -157,25 +157,19 @@ def seed(scenario: Scenario) -> Planted:
     documents, items, claims = [], [], []
     for item_id in range(1, n + 1):
         submission = submissions[item_id % len(submissions)]
-        object_id = f"batch/doc-{item_id}.pdf"
-        sha = hashlib.sha256(object_id.encode()).hexdigest()
+        document = document_build(submission, object_id=f"batch/doc-{item_id}.pdf")
         document_id = uuid.UUID(int=rng.getrandbits(128), version=4)
         documents.append(
             {
                 "id": document_id,
                 "submission_id": submission.pk,
-                "object_id": object_id,
-                "source_sha256": sha,
-                "size": 1,
-                "page_count": 1,
-                "original_path": f"sha256/{sha}.pdf",
-                "job_key": job_key_for(
-                    submission_id=submission.pk,
-                    object_id=object_id,
-                    source_sha256=sha,
-                    policy_version=1,
-                ),
-                "policy_version": 1,
+                "object_id": document.object_id,
+                "source_sha256": document.source_sha256,
+                "size": document.size,
+                "page_count": document.page_count,
+                "original_path": document.original_path,
+                "job_key": document.job_key,
+                "policy_version": document.policy_version,
                 "created_at": now,
             }
         )
@@ -597,7 +591,7 @@ def main() -> int:
 
 def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int:  # type: ignore[no-untyped-def]
     from audit.services import verify_chain
-    from review.services import policy_current
+    from review.selectors import policy_current
 
     print(f"databases: {prefix}_* (throwaway), {os.cpu_count()} CPUs")
     use_database(prefix)

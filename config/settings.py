@@ -142,7 +142,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "common.api.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
         "rest_framework.parsers.JSONParser",
         "rest_framework.parsers.MultiPartParser",
@@ -197,6 +197,8 @@ INTAKE_MAX_PAGES = env_int("INTAKE_MAX_PAGES", 5000)
 INTAKE_MAX_FILES = env_int("INTAKE_MAX_FILES", 500)
 # Per intake client; DRF's format, e.g. "120/min". Shared across processes via CACHES.
 INTAKE_THROTTLE_RATE = os.environ.get("INTAKE_THROTTLE_RATE", "120/min")
+# The module that opens review items for admitted documents (see intake.handoff).
+INTAKE_REVIEW_HANDOFF = "review.services.admission"
 # Uploads above this size go to a temporary file, never held in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES

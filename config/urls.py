@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/audit/", include("audit.urls")),
     path("api/v1/", include("intake.urls")),
+    path("api/v1/", include("review.api_urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("metrics", metrics_view, name="metrics"),

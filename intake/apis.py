@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -16,8 +15,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from config.api import flatten_errors
+from common.api import ERROR_RESPONSES, ErrorSerializer, flatten_errors, request_user
 from intake import selectors
+from intake.metrics import admission_timed
 from intake.models import Document, SlaClass, Submission
 from intake.services import (
     AdmissionRejected,
@@ -27,10 +27,6 @@ from intake.services import (
     submission_admit,
     submission_reject,
 )
-from review import selectors as review_selectors
-from review import services as review_services
-from review.downloads import pdf_attachment, redaction_log_attachment
-from review.metrics import admission_timed
 
 CORRELATION_HEADER = "X-Correlation-ID"
 
@@ -42,28 +38,6 @@ class ClientRateThrottle(UserRateThrottle):
 
     def get_rate(self) -> str | None:
         return settings.INTAKE_THROTTLE_RATE
-
-
-class ErrorItemSerializer(serializers.Serializer):
-    field = serializers.CharField()
-    code = serializers.CharField()
-    message = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    # A declared field named `errors` is fine at run time (DRF's metaclass collects it), but
-    # it shadows Serializer.errors for the type checker.
-    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]
-
-
-ERROR_RESPONSES = {
-    401: OpenApiResponse(ErrorSerializer, description="Missing or invalid token"),
-    403: OpenApiResponse(ErrorSerializer, description="Not allowed"),
-    404: OpenApiResponse(ErrorSerializer, description="Unknown id, or another client's"),
-    429: OpenApiResponse(ErrorSerializer, description="Throttled; see Retry-After"),
-}
 
 
 class DocumentOutSerializer(serializers.Serializer):
@@ -106,46 +80,6 @@ class SubmissionInSerializer(serializers.Serializer):
     search_terms = serializers.ListField(
         child=serializers.CharField(max_length=200), required=False
     )
-
-
-def _document_status(document: Document) -> dict[str, Any]:
-    item = document.item
-    artifact = next((a for a in document.artifacts.all() if a.signed_at), None)
-    return {
-        "redaction_log": review_selectors.redaction_log(document),
-        "id": document.id,
-        "submission_id": document.submission_id,
-        "object_id": document.object_id,
-        "source_sha256": document.source_sha256,
-        "job_key": document.job_key,
-        "pages": document.page_count,
-        "state": item.state,
-        "queue": item.queue,
-        "hold": item.hold,
-        "deadline": item.deadline,
-        "output_sha256": artifact.signed_sha256 if artifact else None,
-    }
-
-
-class RedactionLogRowSerializer(serializers.Serializer):
-    page = serializers.IntegerField()
-    legal_reason = serializers.CharField()
-    category = serializers.CharField()
-    count = serializers.IntegerField()
-
-
-class DocumentStatusSerializer(DocumentOutSerializer):
-    submission_id = serializers.UUIDField()
-    queue = serializers.CharField()
-    hold = serializers.CharField()
-    output_sha256 = serializers.CharField(
-        allow_null=True, help_text="SHA-256 of the signed output, once signed."
-    )
-    redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
-
-
-class SubmissionStatusSerializer(SubmissionFieldsSerializer):
-    documents = DocumentStatusSerializer(many=True)
 
 
 class AuditEventOutSerializer(serializers.Serializer):
@@ -198,7 +132,7 @@ class SubmissionCreateApi(APIView):
         if not serializer.is_valid():
             problems = [Problem(**e) for e in flatten_errors(serializer.errors)]
             submission_reject(
-                client=request.user,
+                client=request_user(request),
                 channel=Submission.Channel.API,
                 correlation_id=correlation_id,
                 problems=problems,
@@ -216,7 +150,7 @@ class SubmissionCreateApi(APIView):
             )
             paths = [f.name for f in data["files"]]
         admission = submission_admit(
-            client=request.user,
+            client=request_user(request),
             files=[
                 IncomingFile(object_id=path, upload=upload, local_path=_temp_path(upload))
                 for path, upload in zip(paths, data["files"], strict=True)
@@ -246,44 +180,11 @@ def _temp_path(upload: Any) -> Path | None:
     return Path(path()) if path else None
 
 
-class SubmissionDetailApi(APIView):
-    @extend_schema(
-        operation_id="submission_get",
-        responses={200: SubmissionStatusSerializer, **ERROR_RESPONSES},
-    )
-    def get(self, request: Request, submission_id: str) -> Response:
-        try:
-            submission = selectors.submission_get(user=request.user, submission_id=submission_id)
-        except Submission.DoesNotExist as exc:
-            raise NotFound("no such submission") from exc
-        body = {
-            "id": submission.id,
-            "external_ref": submission.external_ref,
-            "jurisdiction": submission.jurisdiction_id,
-            "sla_class": submission.sla_class,
-            "priority_score": submission.priority_score,
-            "received_at": submission.received_at,
-            "statutory_deadline": submission.statutory_deadline,
-            "correlation_id": submission.correlation_id,
-            "documents": [_document_status(d) for d in submission.documents.all()],
-        }
-        return Response(SubmissionStatusSerializer(body).data)
-
-
-def _document_or_404(request: Request, document_id: str) -> Document:
+def document_or_404(request: Request, document_id: str) -> Document:
     try:
-        return selectors.document_get(user=request.user, document_id=document_id)
+        return selectors.document_get(user=request_user(request), document_id=document_id)
     except Document.DoesNotExist as exc:
         raise NotFound("no such document") from exc
-
-
-class DocumentDetailApi(APIView):
-    @extend_schema(
-        operation_id="document_get", responses={200: DocumentStatusSerializer, **ERROR_RESPONSES}
-    )
-    def get(self, request: Request, document_id: str) -> Response:
-        document = _document_or_404(request, document_id)
-        return Response(DocumentStatusSerializer(_document_status(document)).data)
 
 
 class DocumentEventsApi(APIView):
@@ -292,41 +193,6 @@ class DocumentEventsApi(APIView):
         responses={200: AuditEventOutSerializer(many=True), **ERROR_RESPONSES},
     )
     def get(self, request: Request, document_id: str) -> Response:
-        document = _document_or_404(request, document_id)
+        document = document_or_404(request, document_id)
         events = selectors.document_events(document=document)
         return Response(AuditEventOutSerializer(events, many=True).data)
-
-
-class DocumentOutputApi(APIView):
-    @extend_schema(
-        operation_id="document_output",
-        responses={
-            (200, "application/pdf"): OpenApiResponse(description="The signed, redacted PDF"),
-            409: OpenApiResponse(ErrorSerializer, description="Not signed yet"),
-            423: OpenApiResponse(ErrorSerializer, description="On hold"),
-            **ERROR_RESPONSES,
-        },
-    )
-    def get(self, request: Request, document_id: str) -> HttpResponse:
-        document = _document_or_404(request, document_id)
-        artifact, data = review_services.artifact_download(
-            document=document, actor=f"client:{request.user.get_username()}"
-        )
-        return pdf_attachment(data, artifact)
-
-
-class DocumentRedactionLogApi(APIView):
-    @extend_schema(
-        operation_id="document_redaction_log",
-        responses={
-            (200, "text/csv"): OpenApiResponse(description="page, legal_reason, category, count"),
-            409: OpenApiResponse(ErrorSerializer, description="Not approved yet"),
-            **ERROR_RESPONSES,
-        },
-    )
-    def get(self, request: Request, document_id: str) -> HttpResponse:
-        document = _document_or_404(request, document_id)
-        rows = review_selectors.redaction_log(document)
-        if rows is None:
-            raise review_services.NotReady("the document has no approved redactions yet")
-        return redaction_log_attachment(rows, document)

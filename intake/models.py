@@ -134,6 +134,35 @@ class Document(models.Model):
     def __str__(self) -> str:
         return f"{self.object_id} ({self.id})"
 
+    @classmethod
+    def build(
+        cls,
+        *,
+        submission: Submission,
+        object_id: str,
+        source_sha256: str,
+        size: int,
+        page_count: int,
+        original_path: str,
+    ) -> Document:
+        """An unsaved document of `submission` under its policy version, with its job
+        key: the one way to make a Document (admission, tests, benchmarks)."""
+        return cls(
+            submission=submission,
+            object_id=object_id,
+            source_sha256=source_sha256,
+            size=size,
+            page_count=page_count,
+            original_path=original_path,
+            job_key=job_key_for(
+                submission_id=submission.id,
+                object_id=object_id,
+                source_sha256=source_sha256,
+                policy_version=submission.policy_version,
+            ),
+            policy_version=submission.policy_version,
+        )
+
 
 class RejectedSubmission(models.Model):
     """A refused admission, kept with its reasons. Never the file bytes or search terms."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from audit.models import AuditEvent
@@ -13,7 +14,7 @@ from intake.models import Document, Submission
 SEE_ALL_PERMISSION = "intake.view_submission"
 
 
-def _visible_submissions(user: Any) -> QuerySet[Submission]:
+def _visible_submissions(user: User) -> QuerySet[Submission]:
     queryset = Submission.objects.all()
     if user.has_perm(SEE_ALL_PERMISSION):
         return queryset
@@ -27,7 +28,7 @@ def _uuid(value: str, missing: type[Exception]) -> uuid.UUID:
         raise missing from exc
 
 
-def submission_get(*, user: Any, submission_id: str) -> Submission:
+def submission_get(*, user: User, submission_id: str) -> Submission:
     """Raises Submission.DoesNotExist for another client's id, as for an unknown or
     malformed one: a client cannot tell them apart."""
     pk = _uuid(submission_id, Submission.DoesNotExist)
@@ -39,7 +40,7 @@ def submission_get(*, user: Any, submission_id: str) -> Submission:
     )
 
 
-def document_get(*, user: Any, document_id: str) -> Document:
+def document_get(*, user: User, document_id: str) -> Document:
     pk = _uuid(document_id, Document.DoesNotExist)
     return (
         Document.objects.filter(submission__in=_visible_submissions(user))
@@ -51,3 +52,20 @@ def document_get(*, user: Any, document_id: str) -> Document:
 
 def document_events(*, document: Document) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.filter(document_id=document.id).order_by("sequence")
+
+
+def submission_body(submission: Submission, *, documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """A submission as the API shows it (the admission answer and the status read),
+    with the caller's view of its documents."""
+    return {
+        "id": submission.id,
+        "external_ref": submission.external_ref,
+        "jurisdiction": submission.jurisdiction_id,
+        "sla_class": submission.sla_class,
+        "priority_score": submission.priority_score,
+        "received_at": submission.received_at,
+        "statutory_deadline": submission.statutory_deadline,
+        "correlation_id": submission.correlation_id,
+        "policy_version": submission.policy_version,
+        "documents": documents,
+    }

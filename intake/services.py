@@ -14,33 +14,24 @@ import json
 import posixpath
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.core.files.storage import storages
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django_q.tasks import async_task
 
 from audit.clock import db_now
 from audit.services import Actor, Event, emit, emit_many
+from common.errors import DomainError
+from common.storage import store_content_addressed
 from intake.deadlines import statutory_deadline
-from intake.models import (
-    Document,
-    Jurisdiction,
-    RejectedSubmission,
-    SlaClass,
-    Submission,
-    job_key_for,
-)
-from review.errors import DomainError
-from review.models import ItemState, ReviewItem
+from intake.handoff import OpenedItem, review_handoff
+from intake.models import Document, Jurisdiction, RejectedSubmission, SlaClass, Submission
+from intake.selectors import submission_body
 from review.pdf.opencheck import MAGIC_WINDOW, PdfRejected, has_pdf_magic, open_check
-from review.priority import item_priority
-from review.services import policy_current
 
 CHUNK = 1024 * 1024
 CORRELATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
@@ -243,18 +234,14 @@ def _fingerprint(
 
 
 def _store_original(checked: _Checked) -> str:
-    """Content-addressed: the same bytes always land at the same name, never the client's."""
-    storage = storages["originals"]
-    name = f"sha256/{checked.sha256[:2]}/{checked.sha256}.pdf"
-    if not storage.exists(name):
-        checked.incoming.upload.seek(0)
-        name = storage.save(name, checked.incoming.upload)  # type: ignore[arg-type]
-    return name
+    return store_content_addressed(
+        "originals", content=checked.incoming.upload, sha256=checked.sha256
+    )
 
 
 def submission_reject(
     *,
-    client: Any,
+    client: User,
     channel: str,
     correlation_id: str,
     problems: Sequence[Problem],
@@ -294,7 +281,7 @@ def _printable(value: str | None) -> str:
     return "".join(ch for ch in value or "" if ch.isprintable())
 
 
-def _find_existing(client: Any, key: str) -> Submission | None:
+def _find_existing(client: User, key: str) -> Submission | None:
     return Submission.objects.filter(client=client, idempotency_key=key).first()
 
 
@@ -318,18 +305,9 @@ def _replay(
     return Admission(submission=existing, replayed=True, body=existing.admission_response)
 
 
-def enqueue_detection(item_ids: Sequence[int], *, high_lane: bool) -> None:
-    """Queue detection per item (after commit). Urgent submissions use the second cluster."""
-    for item_id in item_ids:
-        if high_lane:
-            async_task("review.tasks.detect_document", item_id, cluster=settings.HIGH_LANE)
-        else:
-            async_task("review.tasks.detect_document", item_id)
-
-
 def submission_admit(
     *,
-    client: Any,
+    client: User,
     files: Sequence[IncomingFile],
     external_ref: str,
     jurisdiction_code: str,
@@ -417,7 +395,7 @@ def submission_admit(
 
 def _persist(
     *,
-    client: Any,
+    client: User,
     channel: str,
     jurisdiction: Jurisdiction,
     external_ref: str,
@@ -432,11 +410,11 @@ def _persist(
     actor: Actor,
 ) -> Submission:
     with transaction.atomic(durable=True):
-        policy = policy_current()
+        handoff = review_handoff()
+        policy = handoff.admission_policy()
         received_at = db_now()
         statutory = statutory_deadline(jurisdiction, received_at)
-        sla_deadline = received_at + dt.timedelta(hours=float(policy.sla_hours[sla_class]))
-        deadline = min(sla_deadline, statutory)
+        sla_deadline = received_at + dt.timedelta(hours=policy.sla_hours[sla_class])
         submission = Submission.objects.create(
             client=client,
             channel=channel,
@@ -452,88 +430,74 @@ def _persist(
             policy_version=policy.version,
             search_terms=search_terms,
         )
-        high_lane = priority_score >= settings.HIGH_LANE_MIN_SCORE
-        events, items = [], []
-        for c, original_path in zip(checked, stored, strict=True):
-            object_id = normalize_object_id(c.incoming.object_id) or ""
-            document = Document.objects.create(
+        documents = [
+            Document.build(
                 submission=submission,
-                object_id=object_id,
+                object_id=normalize_object_id(c.incoming.object_id) or "",
                 source_sha256=c.sha256,
                 size=c.size,
                 page_count=c.page_count,
                 original_path=original_path,
-                job_key=job_key_for(
-                    submission_id=submission.id,
-                    object_id=object_id,
-                    source_sha256=c.sha256,
-                    policy_version=policy.version,
-                ),
-                policy_version=policy.version,
             )
-            item = ReviewItem.objects.create(
-                document=document,
-                state=ItemState.ACCEPTED,
-                sla_class=sla_class,
-                deadline=deadline,
-                priority=item_priority(
-                    time_left=deadline - received_at, priority_score=priority_score
-                ),
-                state_changed_at=received_at,
-            )
-            items.append(item)
-            events.append(
-                Event(
-                    event_type="TASK_ADMITTED",
-                    actor=actor,
-                    submission_id=submission.id,
-                    document_id=document.id,
-                    item_id=item.pk,
-                    correlation_id=correlation_id,
-                    input_hash=c.sha256,
-                    policy_version=policy.version,
-                    extra={
-                        "pages": c.page_count,
-                        "bytes": c.size,
-                        "repaired": c.repaired,
-                        "lane": "high" if high_lane else "default",
-                    },
-                )
-            )
-        emit_many(events)
-        submission.admission_response = admission_body(submission, items)
-        submission.save(update_fields=["admission_response"])
-        transaction.on_commit(
-            partial(enqueue_detection, [i.pk for i in items], high_lane=high_lane)
+            for c, original_path in zip(checked, stored, strict=True)
+        ]
+        for document in documents:
+            document.save(force_insert=True)
+        high_lane = priority_score >= settings.HIGH_LANE_MIN_SCORE
+        opened = handoff.items_open(
+            documents=documents,
+            sla_class=sla_class,
+            received_at=received_at,
+            deadline=min(sla_deadline, statutory),
+            priority_score=priority_score,
+            high_lane=high_lane,
         )
+        emit_many(
+            Event(
+                event_type="TASK_ADMITTED",
+                actor=actor,
+                submission_id=submission.id,
+                document_id=item.document.id,
+                item_id=item.item_id,
+                correlation_id=correlation_id,
+                input_hash=c.sha256,
+                policy_version=policy.version,
+                extra={
+                    "pages": c.page_count,
+                    "bytes": c.size,
+                    "repaired": c.repaired,
+                    "lane": "high" if high_lane else "default",
+                },
+            )
+            for c, item in zip(checked, opened, strict=True)
+        )
+        submission.admission_response = _admission_body(submission, opened)
+        submission.save(update_fields=["admission_response"])
         return submission
 
 
-def admission_body(submission: Submission, items: Sequence[ReviewItem]) -> dict[str, Any]:
-    """The 201 body (stored, so a duplicate gets exactly this back)."""
-    return {
-        "id": str(submission.id),
-        "external_ref": submission.external_ref,
-        "jurisdiction": submission.jurisdiction_id,
-        "sla_class": submission.sla_class,
-        "priority_score": submission.priority_score,
-        "received_at": submission.received_at.isoformat(),
-        "statutory_deadline": submission.statutory_deadline.isoformat(),
-        "correlation_id": submission.correlation_id,
-        "policy_version": submission.policy_version,
-        "documents": [
+def _admission_body(submission: Submission, opened: Sequence[OpenedItem]) -> dict[str, Any]:
+    """The 201 body, stored as JSON so that a duplicate gets exactly this back."""
+    body = submission_body(
+        submission,
+        documents=[
             {
-                "id": str(item.document.id),
+                "id": item.document.id,
                 "object_id": item.document.object_id,
                 "source_sha256": item.document.source_sha256,
                 "job_key": item.document.job_key,
                 "pages": item.document.page_count,
                 "state": item.state,
-                "deadline": item.deadline.isoformat(),
+                "deadline": item.deadline,
             }
-            for item in items
+            for item in opened
         ],
-    }
+    )
+    return json.loads(json.dumps(body, default=_json_value))
+
+
+def _json_value(value: object) -> str:
+    return value.isoformat() if isinstance(value, dt.datetime) else str(value)
 
 
 class PathUpload:
@@ -565,13 +529,13 @@ class FolderIngestResult:
 def folder_ingest(
     *,
     root: Path,
-    client: Any,
+    client: User,
     jurisdiction_code: str,
     sla_class: str = SlaClass.STANDARD,
     priority_score: int = 50,
     external_ref: str = "",
     actor: Actor,
-    on_file: Any = None,
+    on_file: Callable[[Path], object] | None = None,
 ) -> FolderIngestResult:
     """One submission per run, one document per readable PDF below `root` (object id =
     path relative to `root`). Unreadable files are recorded as rejected with their reason;

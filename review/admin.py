@@ -7,8 +7,8 @@ from django.db.models.functions import Now
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
+from common.errors import DomainError
 from intake.admin import ReadOnlyAdmin
-from review.errors import DomainError
 from review.models import (
     TERMINAL_STATES,
     Approval,
@@ -21,13 +21,9 @@ from review.models import (
     Proposal,
     ReviewItem,
 )
-from review.services import (
-    dead_letter_requeue,
-    hold_lift,
-    legal_hold_place,
-    legal_hold_release,
-    policy_publish,
-)
+from review.services.failures import dead_letter_requeue
+from review.services.holds import hold_lift, legal_hold_place, legal_hold_release
+from review.services.policies import policy_publish
 
 
 def with_reason(

@@ -1,18 +1,134 @@
-"""Operations API: run health for the client that submitted the run, or compliance."""
+"""The intake client's view of the work under review: status of a submission and its
+documents, the signed output, the redaction log and run health. Each view reads through
+a selector or calls one service."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import ERROR_RESPONSES, ErrorSerializer, request_user
 from intake import selectors as intake_selectors
-from intake.apis import ERROR_RESPONSES
-from intake.models import Submission
+from intake.apis import DocumentOutSerializer, SubmissionFieldsSerializer, document_or_404
+from intake.models import Document, Submission
+from review.downloads import pdf_attachment, redaction_log_attachment
+from review.errors import NotReady
 from review.health import run_health
+from review.selectors import redaction_log
+from review.services.release import artifact_download
+
+
+def _document_status(document: Document) -> dict[str, Any]:
+    item = document.item
+    artifact = next((a for a in document.artifacts.all() if a.signed_at), None)
+    return {
+        "redaction_log": redaction_log(document),
+        "id": document.id,
+        "submission_id": document.submission_id,
+        "object_id": document.object_id,
+        "source_sha256": document.source_sha256,
+        "job_key": document.job_key,
+        "pages": document.page_count,
+        "state": item.state,
+        "queue": item.queue,
+        "hold": item.hold,
+        "deadline": item.deadline,
+        "output_sha256": artifact.signed_sha256 if artifact else None,
+    }
+
+
+class RedactionLogRowSerializer(serializers.Serializer):
+    page = serializers.IntegerField()
+    legal_reason = serializers.CharField()
+    category = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class DocumentStatusSerializer(DocumentOutSerializer):
+    submission_id = serializers.UUIDField()
+    queue = serializers.CharField()
+    hold = serializers.CharField()
+    output_sha256 = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the signed output, once signed."
+    )
+    redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
+
+
+class SubmissionStatusSerializer(SubmissionFieldsSerializer):
+    documents = DocumentStatusSerializer(many=True)
+
+
+def _submission_or_404(request: Request, submission_id: str) -> Submission:
+    try:
+        return intake_selectors.submission_get(
+            user=request_user(request), submission_id=submission_id
+        )
+    except Submission.DoesNotExist as exc:
+        raise NotFound("no such submission") from exc
+
+
+class SubmissionDetailApi(APIView):
+    @extend_schema(
+        operation_id="submission_get",
+        responses={200: SubmissionStatusSerializer, **ERROR_RESPONSES},
+    )
+    def get(self, request: Request, submission_id: str) -> Response:
+        submission = _submission_or_404(request, submission_id)
+        body = intake_selectors.submission_body(
+            submission, documents=[_document_status(d) for d in submission.documents.all()]
+        )
+        return Response(SubmissionStatusSerializer(body).data)
+
+
+class DocumentDetailApi(APIView):
+    @extend_schema(
+        operation_id="document_get", responses={200: DocumentStatusSerializer, **ERROR_RESPONSES}
+    )
+    def get(self, request: Request, document_id: str) -> Response:
+        document = document_or_404(request, document_id)
+        return Response(DocumentStatusSerializer(_document_status(document)).data)
+
+
+class DocumentOutputApi(APIView):
+    @extend_schema(
+        operation_id="document_output",
+        responses={
+            (200, "application/pdf"): OpenApiResponse(description="The signed, redacted PDF"),
+            409: OpenApiResponse(ErrorSerializer, description="Not signed yet"),
+            423: OpenApiResponse(ErrorSerializer, description="On hold"),
+            **ERROR_RESPONSES,
+        },
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponse:
+        document = document_or_404(request, document_id)
+        artifact, data = artifact_download(
+            document=document, actor=f"client:{request.user.get_username()}"
+        )
+        return pdf_attachment(data, artifact)
+
+
+class DocumentRedactionLogApi(APIView):
+    @extend_schema(
+        operation_id="document_redaction_log",
+        responses={
+            (200, "text/csv"): OpenApiResponse(description="page, legal_reason, category, count"),
+            409: OpenApiResponse(ErrorSerializer, description="Not approved yet"),
+            **ERROR_RESPONSES,
+        },
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponse:
+        document = document_or_404(request, document_id)
+        rows = redaction_log(document)
+        if rows is None:
+            raise NotReady("the document has no approved redactions yet")
+        return redaction_log_attachment(rows, document)
 
 
 class StallSerializer(serializers.Serializer):
@@ -46,11 +162,6 @@ class SubmissionHealthApi(APIView):
         responses={200: RunHealthSerializer, **ERROR_RESPONSES},
     )
     def get(self, request: Request, submission_id: str) -> Response:
-        try:
-            submission = intake_selectors.submission_get(
-                user=request.user, submission_id=submission_id
-            )
-        except Submission.DoesNotExist as exc:
-            raise NotFound("no such submission") from exc
+        submission = _submission_or_404(request, submission_id)
         (health,) = run_health(submissions=Submission.objects.filter(pk=submission.pk))
         return Response(RunHealthSerializer(health.as_dict()).data)

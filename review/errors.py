@@ -1,14 +1,7 @@
-"""Domain errors: each carries a stable machine-readable code for the API and pages."""
+"""The review queue's domain errors: each carries a stable machine-readable code for the API
+and pages."""
 
-
-class DomainError(Exception):
-    code = "domain_error"
-    status = 409
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        if code:
-            self.code = code
+from common.errors import DomainError
 
 
 class IllegalTransition(DomainError):
@@ -47,3 +40,16 @@ class NotAllowed(DomainError):
 class InvalidDecision(DomainError):
     code = "invalid_decision"
     status = 400
+
+
+class NotReady(DomainError):
+    code = "not_signed"
+    status = 409
+
+
+class PermanentFailure(Exception):
+    """A failure that retrying cannot fix (corrupt input, a failed release gate)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -39,7 +39,7 @@ from review.models import (
     Proposal,
     ReviewItem,
 )
-from review.services import policy_current
+from review.selectors import policy_current
 
 HANDOFFS = ("ingestion", "assignment", "review", "rendering", "signing", "dead_letter")
 

@@ -24,9 +24,7 @@ from __future__ import annotations
 import functools
 import hmac
 import os
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.db import transaction
@@ -40,6 +38,7 @@ from prometheus_client.registry import Collector
 
 from audit.clock import db_now
 from audit.models import AuditEvent
+from intake.metrics import ADMISSION_SECONDS
 from review.models import DeadLetter, Hold, ItemState, Queue, ReviewItem
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
@@ -71,8 +70,6 @@ TRANSITION_BUCKETS = (
     1.0, 5.0, 15.0, 30.0, MINUTE, 2 * MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE,
     HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, DAY, 2 * DAY, 4 * DAY, 7 * DAY, 14 * DAY, 28 * DAY,
 )  # fmt: skip
-# Admission hashes and opens every PDF: milliseconds for a letter, minutes for 500 files.
-ADMISSION_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 # A pass is bounded (review.sweeps.MAX_BATCHES); most passes change nothing.
 SWEEP_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
 
@@ -83,12 +80,6 @@ TRANSITION_SECONDS = Histogram(
     "Time an item spent in the first state before moving to the second.",
     ["transition"],
     buckets=TRANSITION_BUCKETS,
-    registry=None,
-)
-ADMISSION_SECONDS = Histogram(
-    "rrq_admission_seconds",
-    "Wall time of POST /api/v1/submissions/ (admitted, replayed or rejected).",
-    buckets=ADMISSION_BUCKETS,
     registry=None,
 )
 SWEEP_PASS_SECONDS = Histogram(
@@ -122,28 +113,8 @@ def observe_transition_on_commit(from_state: str, to_state: str, seconds: float)
         )
 
 
-def observe_admission(seconds: float) -> None:
-    ADMISSION_SECONDS.observe(seconds)
-
-
 def observe_sweep(seconds: float) -> None:
     SWEEP_PASS_SECONDS.observe(seconds)
-
-
-def admission_timed(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """Time a view handler with `observe_admission`, whether it returns or raises: an
-    admitted, a replayed and a rejected submission alike. Requests refused before the
-    handler (authentication, permissions, throttling) are not timed."""
-
-    @functools.wraps(handler)
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return handler(*args, **kwargs)
-        finally:
-            observe_admission(time.perf_counter() - started)
-
-    return timed
 
 
 class DatabaseCollector(Collector):

@@ -1,9 +1,10 @@
 """The three human roles and the intake service-account group (groups made by migration)."""
 
+from intake.roles import INTAKE_CLIENT
+
 REVIEWER = "reviewer"
 SENIOR_REVIEWER = "senior_reviewer"
 COMPLIANCE_OFFICER = "compliance_officer"
-INTAKE_CLIENT = "intake_client"
 
 QUEUE_PERMISSIONS = {
     REVIEWER: ["review.review_queue"],

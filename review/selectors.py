@@ -8,20 +8,77 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-import pymupdf
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.files.storage import storages
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 
 from intake.models import Document
-from review.models import Claim, Hold, ItemState, Mark, Proposal, Queue, ReviewItem
-from review.pdf.geometry import Box, display_rect
+from review.models import (
+    Approval,
+    Artifact,
+    Claim,
+    Hold,
+    ItemState,
+    LegalHold,
+    Mark,
+    Policy,
+    Proposal,
+    Queue,
+    ReviewItem,
+)
+from review.pdf.geometry import Box, shown_layout
 from review.pdf.redact import RedactionMark, burn_in, render_page_png
-from review.services import QUEUE_PERMISSION, latest_proposal, policy_current, reviewer_queues
 
 QUEUE_PAGE_LIMIT = 200
 PREVIEW_CACHE_SECONDS = 600
+QUEUE_PERMISSION = {
+    Queue.REVIEW: "review.review_queue",
+    Queue.SENIOR_REVIEW: "review.review_senior_queue",
+    Queue.COMPLIANCE_REVIEW: "review.review_compliance_queue",
+}
+
+
+def policy_current() -> Policy:
+    """The policy in force: the highest version."""
+    return Policy.objects.order_by("-version").first() or Policy.objects.get(version=1)
+
+
+def reviewer_queues(user: User) -> list[str]:
+    """The queues `user` may claim from, most junior first."""
+    return [queue for queue, perm in QUEUE_PERMISSION.items() if user.has_perm(perm)]
+
+
+def latest_proposal(document: Document) -> Proposal | None:
+    return Proposal.objects.filter(document=document).order_by("-version").first()
+
+
+def active_legal_hold(document: Document) -> LegalHold | None:
+    return (
+        LegalHold.objects.filter(lifted_at__isnull=True)
+        .filter(Q(document=document) | Q(submission_id=document.submission_id))
+        .first()
+    )
+
+
+def open_legal_hold_exists() -> Exists:
+    """For a ReviewItem queryset: whether a legal hold is on the item's document or
+    submission."""
+    return Exists(
+        LegalHold.objects.filter(lifted_at__isnull=True).filter(
+            Q(document=OuterRef("document")) | Q(submission=OuterRef("document__submission"))
+        )
+    )
+
+
+def signed_artifact(document: Document) -> Artifact | None:
+    return (
+        Artifact.objects.filter(document=document, signed_at__isnull=False)
+        .select_related("approval")
+        .order_by("-signed_at")
+        .first()
+    )
 
 
 def drawable_categories() -> list[str]:
@@ -29,11 +86,11 @@ def drawable_categories() -> list[str]:
     return sorted({*policy_current().categories, "name", "address", "other"} - {"search_term"})
 
 
-def sees_holds(user: Any) -> bool:
+def sees_holds(user: User) -> bool:
     return user.has_perm(QUEUE_PERMISSION[Queue.COMPLIANCE_REVIEW])
 
 
-def queue_items(*, user: Any) -> QuerySet[ReviewItem]:
+def queue_items(*, user: User) -> QuerySet[ReviewItem]:
     """The live items of the user's queues (and every held item for compliance officers),
     urgent first, with the claimant's name: a fixed number of queries for any length."""
     visible = Q(
@@ -53,7 +110,7 @@ def queue_items(*, user: Any) -> QuerySet[ReviewItem]:
     )
 
 
-def queue_counts(*, user: Any) -> dict[str, int]:
+def queue_counts(*, user: User) -> dict[str, int]:
     queues = reviewer_queues(user)
     counts = {queue: 0 for queue in queues}
     rows = (
@@ -66,13 +123,13 @@ def queue_counts(*, user: Any) -> dict[str, int]:
     return counts
 
 
-def open_claim_for(*, item: ReviewItem, user: Any) -> Claim | None:
+def open_claim_for(*, item: ReviewItem, user: User) -> Claim | None:
     return Claim.objects.filter(
         item=item, reviewer=user, ended_at__isnull=True, expires_at__gt=Now()
     ).first()
 
 
-def can_view_item(*, item: ReviewItem, user: Any) -> bool:
+def can_view_item(*, item: ReviewItem, user: User) -> bool:
     """Page images and previews: the claimant, and compliance officers."""
     return sees_holds(user) or open_claim_for(item=item, user=user) is not None
 
@@ -108,56 +165,53 @@ def proposal_preview(proposal: Proposal) -> Preview:
     return Preview(pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
 
 
+def _latest_proposal_of(document: Document) -> Proposal:
+    """For pages of a claimed or held item: detection has run, so version 1 exists."""
+    proposal = latest_proposal(document)
+    if proposal is None:
+        raise Proposal.DoesNotExist(f"document {document.pk} has no proposal yet")
+    return proposal
+
+
 def page_png(*, item: ReviewItem, page: int, preview: bool, dpi: int = 100) -> bytes:
     document = item.document
-    pdf = proposal_preview(latest_proposal(document)).pdf if preview else original_bytes(document)
+    pdf = (
+        proposal_preview(_latest_proposal_of(document)).pdf if preview else original_bytes(document)
+    )
     return render_page_png(pdf, page, dpi=dpi)
-
-
-@dataclass(frozen=True)
-class PageGeometry:
-    number: int
-    width: float
-    height: float
 
 
 def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
     """Everything the item page shows: page sizes, marks with their boxes on the page as
     displayed (rotation applied, as fractions of the shown page), hashes and versions."""
-    document = item.document
-    proposal = latest_proposal(document)
+    proposal = _latest_proposal_of(item.document)
     marks = list(proposal.marks.all().order_by("page", "y0", "x0", "id"))
-    pages = []
-    with pymupdf.open(stream=original_bytes(document), filetype="pdf") as doc:
-        for page in doc:
-            pages.append(PageGeometry(page.number, page.rect.width, page.rect.height))
-        shown = []
-        for mark in marks:
-            page = doc[mark.page]
-            rect = display_rect(page, Box(mark.x0, mark.y0, mark.x1, mark.y1))
-            width, height = page.rect.width, page.rect.height
-            shown.append(
-                {
-                    "key": mark.mark_key,
-                    "group": mark.group,
-                    "page": mark.page,
-                    "left": rect.x0 / width,
-                    "top": rect.y0 / height,
-                    "width": rect.width / width,
-                    "height": rect.height / height,
-                    "category": mark.category,
-                    "reason": mark.legal_reason,
-                    "decision": mark.decision,
-                    "confidence": mark.confidence,
-                    "detector": mark.detector,
-                    "manual": mark.needs_manual_review,
-                }
-            )
+    pages, shown = shown_layout(
+        original_bytes(item.document),
+        [(mark.page, Box(mark.x0, mark.y0, mark.x1, mark.y1)) for mark in marks],
+    )
     return {
         "proposal": proposal,
         "preview_sha256": proposal_preview(proposal).sha256,
         "pages": pages,
-        "marks": shown,
+        "marks": [
+            {
+                "key": mark.mark_key,
+                "group": mark.group,
+                "page": mark.page,
+                "left": box.left,
+                "top": box.top,
+                "width": box.width,
+                "height": box.height,
+                "category": mark.category,
+                "reason": mark.legal_reason,
+                "decision": mark.decision,
+                "confidence": mark.confidence,
+                "detector": mark.detector,
+                "manual": mark.needs_manual_review,
+            }
+            for mark, box in zip(marks, shown, strict=True)
+        ],
     }
 
 
@@ -168,8 +222,6 @@ def redaction_log(document: Document) -> list[dict[str, Any]] | None:
     """What was withheld and why (the FOIA practice), from the approved proposal of the
     signed output: page, legal reason, category and count. Never the withheld content.
     None while the document has no approved proposal."""
-    from review.models import Approval
-
     approval = Approval.objects.filter(item__document=document).order_by("-approved_at").first()
     if approval is None:
         return None

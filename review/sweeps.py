@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from audit.clock import db_now
 from audit.services import emit_many
@@ -30,7 +32,8 @@ from review.models import (
     ReviewItem,
 )
 from review.priority import BUMPED
-from review.services import item_event, items_transition_bulk, policy_current
+from review.selectors import policy_current
+from review.services.transitions import item_event, items_transition_bulk
 
 SWEEPER = "system:sweeper"
 # Small enough that one batch's transaction holds its row locks briefly (reviewers
@@ -62,7 +65,7 @@ def sweep_pass() -> SweepReport:
     return report
 
 
-def _repeat(step) -> int:  # type: ignore[no-untyped-def]
+def _repeat(step: Callable[[], int]) -> int:
     total = 0
     for _ in range(MAX_BATCHES):
         changed = step()
@@ -72,7 +75,7 @@ def _repeat(step) -> int:  # type: ignore[no-untyped-def]
     return total
 
 
-def _live_unheld():  # type: ignore[no-untyped-def]
+def _live_unheld() -> QuerySet[ReviewItem]:
     return ReviewItem.objects.exclude(state__in=TERMINAL_STATES).filter(hold=Hold.NONE)
 
 
@@ -91,7 +94,7 @@ EVENT_FIELDS = (
 )
 
 
-def _lock(queryset, order: str = "id") -> list[ReviewItem]:  # type: ignore[no-untyped-def]
+def _lock(queryset: QuerySet[ReviewItem], order: str = "id") -> list[ReviewItem]:
     """Lock up to BATCH items, skipping rows a reviewer or another sweeper holds.
     Items are always locked before claims (the order every writer uses). Ordering by
     deadline lets the deadline steps walk their partial index instead of the table."""

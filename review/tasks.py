@@ -1,28 +1,25 @@
 """django-q2 tasks: thin. Primitive ids in, one service call; failures go through the one
-failure policy (`review.services.failure_record`), so django-q2 itself never re-runs a
-task that failed in code (`ack_failures`), only one whose worker died (`retry`)."""
+failure policy (`review.services.failures.failure_record`), so django-q2 itself never
+re-runs a task that failed in code (`ack_failures`), only one whose worker died (`retry`)."""
+
+from collections.abc import Callable
 
 from django.db import DatabaseError
 from django_q.exceptions import TimeoutException
 
-from review.errors import HoldActive
+from review.errors import HoldActive, PermanentFailure
 from review.metrics import observe_sweep
 from review.pdf.detect import DetectionError
-from review.services import (
-    PermanentFailure,
-    artifact_render,
-    delivery_begin,
-    delivery_end,
-    failure_record,
-    proposal_detect,
-)
+from review.services.detection import proposal_detect
+from review.services.failures import delivery_begin, delivery_end, failure_record
+from review.services.release import artifact_render
 from review.sweeps import sweep_pass
 
 # Worth another try: the database or storage was unavailable, or a step timed out.
 TRANSIENT = (DatabaseError, OSError, TimeoutError)
 
 
-def _run(task: str, item_id: int, actor: str, work) -> None:  # type: ignore[no-untyped-def]
+def _run(task: str, item_id: int, actor: str, work: Callable[[], object]) -> None:
     if not delivery_begin(item_id=item_id, task=task, actor=actor):
         return
     try:

@@ -3,23 +3,43 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-import pymupdf
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from review import health, selectors, services
+from common.errors import DomainError
+from intake.models import Document, Submission
+from review import health, selectors
 from review.downloads import pdf_attachment, redaction_log_attachment
-from review.errors import ClaimLost, DomainError
-from review.models import Queue, ReviewItem
-from review.pdf.geometry import box_from_display
+from review.errors import ClaimLost
+from review.models import Claim, Queue, ReviewItem
+from review.pdf.geometry import ShownBox, boxes_from_shown
+from review.services.claims import claim_heartbeat, claim_release
+from review.services.claims import claim_next as claim_next_item
+from review.services.decisions import (
+    ESCALATION_REASONS,
+    MarkChange,
+    NewMark,
+    item_escalate,
+    proposal_revise,
+)
+from review.services.release import artifact_download, item_approve
 
 HEARTBEAT_SECONDS = 30
+
+
+class AuthenticatedRequest(HttpRequest):
+    """A request behind `login_required`: its user is a real user."""
+
+    user: User
+
 
 NO_STORE = {
     "Cache-Control": "no-store, private",
@@ -35,7 +55,7 @@ def _no_store(response: HttpResponse) -> HttpResponse:
 
 
 @login_required
-def queue(request: HttpRequest) -> HttpResponse:
+def queue(request: AuthenticatedRequest) -> HttpResponse:
     context = {
         "counts": selectors.queue_counts(user=request.user),
         "items": selectors.queue_items(user=request.user),
@@ -46,9 +66,9 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def claim_next(request: HttpRequest) -> HttpResponse:
+def claim_next(request: AuthenticatedRequest) -> HttpResponse:
     try:
-        claim = services.claim_next(reviewer=request.user)
+        claim = claim_next_item(reviewer=request.user)
     except DomainError as error:
         messages.error(request, str(error))
         return redirect("review:queue")
@@ -58,7 +78,7 @@ def claim_next(request: HttpRequest) -> HttpResponse:
     return redirect("review:item", item_id=claim.item_id)
 
 
-def _item_for(request: HttpRequest, item_id: int) -> tuple[ReviewItem, Any]:
+def _item_for(request: AuthenticatedRequest, item_id: int) -> tuple[ReviewItem, Claim | None]:
     item = get_object_or_404(
         ReviewItem.objects.select_related("document__submission__jurisdiction"), pk=item_id
     )
@@ -67,7 +87,7 @@ def _item_for(request: HttpRequest, item_id: int) -> tuple[ReviewItem, Any]:
 
 
 @login_required
-def item(request: HttpRequest, item_id: int) -> HttpResponse:
+def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
         return _no_store(render(request, "review/not_yours.html", {"item_id": item_id}, status=403))
@@ -78,7 +98,7 @@ def item(request: HttpRequest, item_id: int) -> HttpResponse:
         "claim": claim,
         "read_only": claim is None,
         "document": item.document,
-        "escalation_reasons": services.ESCALATION_REASONS,
+        "escalation_reasons": ESCALATION_REASONS,
         "escalation_queues": [Queue.SENIOR_REVIEW, Queue.COMPLIANCE_REVIEW],
         **view_model,
         "marks_json": view_model["marks"],
@@ -104,7 +124,7 @@ def item(request: HttpRequest, item_id: int) -> HttpResponse:
 
 
 @login_required
-def page_image(request: HttpRequest, item_id: int, page: int) -> HttpResponse:
+def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
         return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
@@ -119,50 +139,43 @@ def _json_error(error: DomainError) -> JsonResponse:
     return JsonResponse({"code": error.code, "message": str(error)}, status=status)
 
 
-def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[services.NewMark]:
+def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[NewMark]:
     """The browser sends boxes as fractions of the page as shown; store them unrotated."""
     if not raw:
         return []
-    new_marks = []
-    with pymupdf.open(stream=selectors.original_bytes(item.document), filetype="pdf") as doc:
-        for entry in raw:
-            page_number = int(entry["page"])
-            if not 0 <= page_number < doc.page_count:
-                raise DomainError(f"page {page_number + 1} does not exist", code="invalid_decision")
-            box = box_from_display(
-                doc[page_number],
-                float(entry["left"]),
-                float(entry["top"]),
-                float(entry["left"]) + float(entry["width"]),
-                float(entry["top"]) + float(entry["height"]),
-            )
-            new_marks.append(
-                services.NewMark(
-                    page=page_number,
-                    x0=box.x0,
-                    y0=box.y0,
-                    x1=box.x1,
-                    y1=box.y1,
-                    category=str(entry.get("category", "")).strip(),
-                    legal_reason=str(entry.get("reason", "")).strip(),
-                )
-            )
-    return new_marks
+    shown = []
+    for entry in raw:
+        page_number = int(entry["page"])
+        if not 0 <= page_number < item.document.page_count:
+            raise DomainError(f"page {page_number + 1} does not exist", code="invalid_decision")
+        box = ShownBox(*(float(entry[key]) for key in ("left", "top", "width", "height")))
+        shown.append((page_number, box))
+    boxes = boxes_from_shown(selectors.original_bytes(item.document), shown)
+    return [
+        NewMark(
+            page=page_number,
+            x0=box.x0,
+            y0=box.y0,
+            x1=box.x1,
+            y1=box.y1,
+            category=str(entry.get("category", "")).strip(),
+            legal_reason=str(entry.get("reason", "")).strip(),
+        )
+        for entry, (page_number, _), box in zip(raw, shown, boxes, strict=True)
+    ]
 
 
 @login_required
 @require_POST
-def decisions(request: HttpRequest, item_id: int) -> HttpResponse:
+def decisions(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     try:
         body = json.loads(request.body)
         changes = {
-            str(key): services.MarkChange(
-                decision=value.get("decision"), legal_reason=value.get("reason")
-            )
+            str(key): MarkChange(decision=value.get("decision"), legal_reason=value.get("reason"))
             for key, value in body.get("changes", {}).items()
         }
-        proposal = services.proposal_revise(
+        proposal = proposal_revise(
             item_id=item.pk,
             claim_id=int(body["claim_id"]),
             reviewer=request.user,
@@ -190,9 +203,9 @@ def decisions(request: HttpRequest, item_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def heartbeat(request: HttpRequest, item_id: int) -> HttpResponse:
+def heartbeat(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     try:
-        expires_at = services.claim_heartbeat(
+        expires_at = claim_heartbeat(
             item_id=item_id, claim_id=int(request.POST["claim_id"]), reviewer=request.user
         )
     except DomainError as error:
@@ -204,9 +217,11 @@ def heartbeat(request: HttpRequest, item_id: int) -> HttpResponse:
     return _no_store(JsonResponse({"expires_at": expires_at.isoformat()}))
 
 
-def _claim_action(request: HttpRequest, item_id: int, action: Any, success: str) -> HttpResponse:
+def _claim_action(
+    request: AuthenticatedRequest, item_id: int, action: Callable[[int], object], success: str
+) -> HttpResponse:
     try:
-        action(claim_id=int(request.POST.get("claim_id", "0")))
+        action(int(request.POST.get("claim_id", "0")))
     except DomainError as error:
         messages.error(request, str(error))
         if isinstance(error, ClaimLost):
@@ -218,22 +233,20 @@ def _claim_action(request: HttpRequest, item_id: int, action: Any, success: str)
 
 @login_required
 @require_POST
-def release(request: HttpRequest, item_id: int) -> HttpResponse:
+def release(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     return _claim_action(
         request,
         item_id,
-        lambda claim_id: services.claim_release(
-            item_id=item_id, claim_id=claim_id, reviewer=request.user
-        ),
+        lambda claim_id: claim_release(item_id=item_id, claim_id=claim_id, reviewer=request.user),
         f"Item {item_id} released back to the queue.",
     )
 
 
 @login_required
 @require_POST
-def approve(request: HttpRequest, item_id: int) -> HttpResponse:
+def approve(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     def act(claim_id: int) -> None:
-        services.item_approve(
+        item_approve(
             item_id=item_id,
             claim_id=claim_id,
             reviewer=request.user,
@@ -246,11 +259,11 @@ def approve(request: HttpRequest, item_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def escalate(request: HttpRequest, item_id: int) -> HttpResponse:
+def escalate(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     return _claim_action(
         request,
         item_id,
-        lambda claim_id: services.item_escalate(
+        lambda claim_id: item_escalate(
             item_id=item_id,
             claim_id=claim_id,
             reviewer=request.user,
@@ -261,29 +274,27 @@ def escalate(request: HttpRequest, item_id: int) -> HttpResponse:
     )
 
 
-def _compliance_document(request: HttpRequest, document_id: str) -> Any:
-    from intake.models import Document
-
+def _compliance_document(request: AuthenticatedRequest, document_id: str) -> Document | None:
     if not selectors.sees_holds(request.user):
         return None
     return Document.objects.filter(pk=document_id).first()
 
 
 @login_required
-def document_output(request: HttpRequest, document_id: str) -> HttpResponse:
+def document_output(request: AuthenticatedRequest, document_id: str) -> HttpResponse:
     """Compliance officers' download of the signed output (refused under hold, audited)."""
     document = _compliance_document(request, document_id)
     if document is None:
         return _no_store(HttpResponse("Not found.", status=404, content_type="text/plain"))
     try:
-        artifact, data = services.artifact_download(document=document, actor=request.user)
+        artifact, data = artifact_download(document=document, actor=request.user)
     except DomainError as error:
         return _no_store(HttpResponse(str(error), status=error.status, content_type="text/plain"))
     return pdf_attachment(data, artifact)
 
 
 @login_required
-def document_redaction_log(request: HttpRequest, document_id: str) -> HttpResponse:
+def document_redaction_log(request: AuthenticatedRequest, document_id: str) -> HttpResponse:
     document = _compliance_document(request, document_id)
     rows = selectors.redaction_log(document) if document else None
     if rows is None:
@@ -293,7 +304,7 @@ def document_redaction_log(request: HttpRequest, document_id: str) -> HttpRespon
     return redaction_log_attachment(rows, document)
 
 
-def _compliance_only(request: HttpRequest) -> HttpResponse | None:
+def _compliance_only(request: AuthenticatedRequest) -> HttpResponse | None:
     if selectors.sees_holds(request.user):
         return None
     return _no_store(
@@ -302,16 +313,14 @@ def _compliance_only(request: HttpRequest) -> HttpResponse | None:
 
 
 @login_required
-def ops_runs(request: HttpRequest) -> HttpResponse:
+def ops_runs(request: AuthenticatedRequest) -> HttpResponse:
     if refused := _compliance_only(request):
         return refused
     return _no_store(render(request, "ops/runs.html", {"runs": health.run_health()}))
 
 
 @login_required
-def ops_run(request: HttpRequest, submission_id: str) -> HttpResponse:
-    from intake.models import Submission
-
+def ops_run(request: AuthenticatedRequest, submission_id: str) -> HttpResponse:
     if refused := _compliance_only(request):
         return refused
     submission = get_object_or_404(Submission, pk=submission_id)
@@ -330,7 +339,7 @@ def ops_run(request: HttpRequest, submission_id: str) -> HttpResponse:
 
 
 @login_required
-def ops_item_timeline(request: HttpRequest, item_id: int) -> HttpResponse:
+def ops_item_timeline(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     if refused := _compliance_only(request):
         return refused
     item = get_object_or_404(ReviewItem.objects.select_related("document__submission"), pk=item_id)

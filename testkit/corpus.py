@@ -2,7 +2,7 @@
 
 Reusable by any test (detection, redaction, API, browser)::
 
-    from tests.pdf.corpus import labelled_corpus, simple_pdf
+    from testkit.corpus import labelled_corpus, simple_pdf
 
     for doc in labelled_corpus():          # tuple[CorpusDoc, ...], built once
         doc.pdf                            # bytes

@@ -1,19 +1,17 @@
-"""Test data built the way the service builds it (until intake exists, rows made directly)."""
+"""Items made the way the service makes them (admission, detection, claims, decisions),
+and items moved along the legal path; plain rows come from `testkit.builders`."""
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import itertools
 import uuid
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
-
 from audit.clock import db_now
-from intake.models import Document, Jurisdiction, Submission, job_key_for
+from intake.models import Document
 from review.models import ItemState, ReviewItem
-from review.services import item_transition
+from review.services.transitions import item_transition
+from testkit.builders import document_create, user_create
 
 _counter = itertools.count(1)
 
@@ -31,49 +29,6 @@ PATH_TO = {
     ],
     ItemState.FAILED: [ItemState.FAILED],
 }
-
-
-def user_create(username: str | None = None, *, role: str | None = None):
-    user = get_user_model().objects.create_user(
-        username=username or f"user{next(_counter)}", password="pw-for-tests-only"
-    )
-    if role:
-        user.groups.add(Group.objects.get(name=role))
-    return user
-
-
-def submission_create(*, client=None, correlation_id: str = "") -> Submission:
-    now = db_now()
-    return Submission.objects.create(
-        client=client or user_create(),
-        external_ref=f"REF-{next(_counter)}",
-        jurisdiction=Jurisdiction.objects.get(code="US-FED"),
-        sla_class="standard",
-        received_at=now,
-        statutory_deadline=now + dt.timedelta(days=28),
-        idempotency_key=str(uuid.uuid4()),
-        request_sha256="0" * 64,
-        correlation_id=correlation_id or uuid.uuid4().hex,
-        policy_version=1,
-    )
-
-
-def document_create(*, submission: Submission | None = None, object_id: str = "") -> Document:
-    submission = submission or submission_create()
-    object_id = object_id or f"doc-{next(_counter)}.pdf"
-    sha = hashlib.sha256(object_id.encode()).hexdigest()
-    return Document.objects.create(
-        submission=submission,
-        object_id=object_id,
-        source_sha256=sha,
-        size=1,
-        page_count=1,
-        original_path=f"sha256/{sha}.pdf",
-        job_key=job_key_for(
-            submission_id=submission.id, object_id=object_id, source_sha256=sha, policy_version=1
-        ),
-        policy_version=1,
-    )
 
 
 def item_create(*, state: str = ItemState.ACCEPTED, document: Document | None = None) -> ReviewItem:
@@ -120,7 +75,8 @@ def admitted_items(
 
 def decide_all(item: ReviewItem, claim, reviewer, decision: str = "accepted"):
     """Save one decision for every mark of the latest proposal (a new version)."""
-    from review.services import MarkChange, latest_proposal, proposal_revise
+    from review.selectors import latest_proposal
+    from review.services.decisions import MarkChange, proposal_revise
 
     proposal = latest_proposal(item.document)
     return proposal_revise(
@@ -135,7 +91,7 @@ def decide_all(item: ReviewItem, claim, reviewer, decision: str = "accepted"):
 def approve(item: ReviewItem, claim, reviewer, proposal):
     """Approve `proposal` exactly as the reviewer's page does (with its preview hash)."""
     from review.selectors import proposal_preview
-    from review.services import item_approve
+    from review.services.release import item_approve
 
     return item_approve(
         item_id=item.pk,
@@ -150,63 +106,10 @@ def approved_item(pdf: bytes) -> ReviewItem:
     """Admitted, detected, claimed, every mark accepted, approved (rendering not run
     unless the caller executes on-commit callbacks)."""
     from review.roles import REVIEWER
-    from review.services import claim_next
+    from review.services.claims import claim_next
 
     (item,) = admitted_items({"letter.pdf": pdf})
     reviewer = user_create(role=REVIEWER)
     claim = claim_next(reviewer=reviewer)
     approve(item, claim, reviewer, decide_all(item, claim, reviewer))
     return ReviewItem.objects.select_related("document").get(pk=item.pk)
-
-
-def bulk_proposed_items(
-    count: int, *, submission: Submission | None = None, seed: int | str = 7
-) -> set[int]:
-    """`count` items straight in `proposed` in the review queue, with few distinct
-    priorities and deadlines (so ties fall through to the id).
-
-    Volume setup only (concurrency tests, benchmarks): building thousands of items through
-    admission and detection would take minutes and is not what those measure.
-    """
-    import random
-
-    submission = submission or submission_create()
-    now = db_now()
-    rng = random.Random(seed)
-    documents = []
-    for n in range(count):
-        object_id = f"bulk/{seed}/doc-{n}.pdf"
-        sha = hashlib.sha256(object_id.encode()).hexdigest()
-        documents.append(
-            Document(
-                submission=submission,
-                object_id=object_id,
-                source_sha256=sha,
-                size=1,
-                page_count=1,
-                original_path=f"sha256/{sha}.pdf",
-                job_key=job_key_for(
-                    submission_id=submission.id,
-                    object_id=object_id,
-                    source_sha256=sha,
-                    policy_version=1,
-                ),
-                policy_version=1,
-            )
-        )
-    Document.objects.bulk_create(documents, batch_size=1000)
-    items = ReviewItem.objects.bulk_create(
-        [
-            ReviewItem(
-                document=document,
-                state=ItemState.PROPOSED,
-                sla_class="standard",
-                priority=rng.randrange(0, 1001, 50),
-                deadline=now + dt.timedelta(hours=rng.randrange(1, 48)),
-                state_changed_at=now,
-            )
-            for document in documents
-        ],
-        batch_size=1000,
-    )
-    return {item.pk for item in items}

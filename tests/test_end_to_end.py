@@ -15,9 +15,9 @@ from audit.clock import db_now
 from review.models import Artifact, LegalHold
 from review.pdf.sign import load_certificate, validate
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from tests.factories import user_create
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
 from tests.intake.conftest import make_api_client, submit, upload
-from tests.pdf.corpus import simple_pdf
 from tests.pipeline import review_over_http
 
 SSN = "123-45-6789"

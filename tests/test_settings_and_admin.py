@@ -6,7 +6,8 @@ import pytest
 
 from audit.services import emit
 from review.roles import COMPLIANCE_OFFICER
-from tests.factories import item_create, user_create
+from testkit.builders import user_create
+from tests.factories import item_create
 
 
 def test_settings_refuse_to_start_without_secret_key_when_debug_is_off():

@@ -4,10 +4,12 @@ PyMuPDF reports words and takes annotation rectangles in *unrotated* page space,
 measured from the top-left of the crop box. A mark stores that space divided by the
 crop box size, so the same box survives any /Rotate and any non-zero crop origin.
 Drawing on a rendered page image needs the rotated space: use `display_rect`.
+Every conversion between these spaces lives in this module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pymupdf
@@ -53,3 +55,51 @@ def box_from_display(
     width, height = page.rect.width, page.rect.height
     shown = pymupdf.Rect(left * width, top * height, right * width, bottom * height)
     return normalize(page, shown * page.derotation_matrix)
+
+
+class PageGeometry(NamedTuple):
+    """A page as shown (rotation applied), in points."""
+
+    number: int
+    width: float
+    height: float
+
+
+class ShownBox(NamedTuple):
+    """A box on the page as shown, as fractions of the shown page's width and height."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+
+
+def shown_layout(
+    pdf: bytes, boxes: Sequence[tuple[int, Box]]
+) -> tuple[list[PageGeometry], list[ShownBox]]:
+    """Every page's shown size, and each (page, normalized box) as it appears on it."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        pages = [PageGeometry(page.number, page.rect.width, page.rect.height) for page in doc]
+        shown = []
+        for number, box in boxes:
+            page = doc[number]
+            rect = display_rect(page, box)
+            width, height = page.rect.width, page.rect.height
+            shown.append(
+                ShownBox(
+                    rect.x0 / width, rect.y0 / height, rect.width / width, rect.height / height
+                )
+            )
+    return pages, shown
+
+
+def boxes_from_shown(pdf: bytes, shown: Sequence[tuple[int, ShownBox]]) -> list[Box]:
+    """Each (page, box drawn on the page as shown) as a normalized box on the unrotated
+    page. Pages must exist."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        return [
+            box_from_display(
+                doc[number], box.left, box.top, box.left + box.width, box.top + box.height
+            )
+            for number, box in shown
+        ]

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from audit.exports import verify_export
 from audit.services import emit
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from tests.factories import user_create
+from testkit.builders import user_create
 from tests.intake.conftest import make_api_client
 
 URL = "/api/v1/audit/"

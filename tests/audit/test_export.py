@@ -270,7 +270,7 @@ def test_verify_audit_refuses_a_missing_export_file(tmp_path):
 @pytest.fixture
 def admin_client_officer(client):
     from review.roles import COMPLIANCE_OFFICER
-    from tests.factories import user_create
+    from testkit.builders import user_create
 
     officer = user_create("olga", role=COMPLIANCE_OFFICER)
     officer.is_staff = True
@@ -341,7 +341,7 @@ def test_admin_stays_read_only_and_refuses_unknown_filters(admin_client_officer)
 
 @pytest.mark.django_db
 def test_admin_export_needs_the_view_permission(client):
-    from tests.factories import user_create
+    from testkit.builders import user_create
 
     staff = user_create("sam")
     staff.is_staff = True

@@ -7,8 +7,8 @@ import pytest
 
 from audit.exports import verify_export
 from review.roles import COMPLIANCE_OFFICER
+from testkit.builders import user_create
 from tests.browser.conftest import screenshot
-from tests.factories import user_create
 from tests.test_end_to_end import signed_document  # noqa: F401 - the fixture, by name
 
 PASSWORD = "browser-test-pw-2"

@@ -3,9 +3,10 @@ from django.db.models.functions import Now
 
 from review.models import Approval, Claim, ItemState, Proposal, ReviewItem
 from review.roles import REVIEWER
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
 from tests.browser.conftest import screenshot
-from tests.factories import admitted_items, user_create
-from tests.pdf.corpus import simple_pdf
+from tests.factories import admitted_items
 
 PASSWORD = "browser-test-pw-1"
 LETTER = simple_pdf(

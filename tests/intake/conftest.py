@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from review.roles import INTAKE_CLIENT
-from tests.factories import user_create
+from intake.roles import INTAKE_CLIENT
+from testkit.builders import user_create
 
 URL = "/api/v1/submissions/"
 

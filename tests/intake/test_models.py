@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 
 from intake.models import Submission, job_key_for
 from review.models import Mark, Proposal
-from tests.factories import document_create, submission_create
+from testkit.builders import document_create, submission_create
 
 
 def test_job_key_is_deterministic():

@@ -7,19 +7,17 @@ from django.core.management.base import CommandError
 from django.db.models.functions import Now
 from django.test import Client
 
-from review import services
 from review.health import consistency_flags, run_health
 from review.models import Artifact, Claim, ItemState, Mark, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from review.services import (
-    MarkChange,
-    claim_next,
-    latest_proposal,
-    proposal_revise,
-)
+from review.selectors import latest_proposal
+from review.services import claims, release
+from review.services.claims import claim_next
+from review.services.decisions import MarkChange, proposal_revise
 from review.tasks import render_and_sign
-from tests.factories import admitted_items, approve, decide_all, user_create
-from tests.pdf.corpus import simple_pdf
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items, approve, decide_all
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +83,7 @@ def test_a_failing_render_task_stalls_rendering(monkeypatch, django_capture_on_c
     def storage_down(_data):
         raise OSError("derivatives storage unavailable")
 
-    monkeypatch.setattr(services, "_store_derivative", storage_down)
+    monkeypatch.setattr(release, "_store_derivative", storage_down)
     render_and_sign(item.pk)  # transient failure: recorded and requeued, nothing rendered
     _age(ReviewItem.objects.get(pk=item.pk))
     code, out = _check_health()
@@ -101,7 +99,7 @@ def test_a_signer_that_is_down_stalls_signing(monkeypatch, django_capture_on_com
     def signer_down():
         raise OSError("HSM unreachable")
 
-    monkeypatch.setattr(services, "_signer", signer_down)
+    monkeypatch.setattr(release, "_signer", signer_down)
     render_and_sign(item.pk)
     artifact = Artifact.objects.get(document=item.document)
     assert artifact.signed_at is None
@@ -153,7 +151,7 @@ def test_consistency_check_flags_a_name_redacted_in_one_document_and_visible_in_
             base_version=proposal.version,
             changes={m.mark_key: MarkChange(decision=wanted) for m in proposal.marks.all()},
         )
-        services.claim_release(item_id=target.pk, claim_id=claim.pk, reviewer=reviewer)
+        claims.claim_release(item_id=target.pk, claim_id=claim.pk, reviewer=reviewer)
 
     flags = consistency_flags(submission_id=first.document.submission_id)
 

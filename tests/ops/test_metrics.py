@@ -19,12 +19,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from audit.models import AuditEvent
 from review.models import Claim, DeadLetter, Hold, ItemState, Queue, ReviewItem
 from review.roles import REVIEWER
-from review.services import claim_next, dead_letter_record, item_transition
+from review.services.claims import claim_next
+from review.services.failures import dead_letter_record
+from review.services.transitions import item_transition
 from review.sweeps import sweep_pass
 from review.tasks import sweep
-from tests.factories import admitted_items, user_create
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items
 from tests.intake.conftest import make_api_client, submit, upload
-from tests.pdf.corpus import simple_pdf
 from tests.pipeline import review_over_http
 
 URL = "/metrics"
@@ -310,9 +313,10 @@ def test_multiprocess_mode_sums_the_observations_of_every_process(tmp_path):
     # Given PROMETHEUS_MULTIPROC_DIR, as `make run` sets it for web and workers alike
     script = (
         "import django; django.setup()\n"
+        "from intake import metrics as intake_metrics\n"
         "from review import metrics\n"
         "assert metrics.MULTIPROCESS\n"
-        "metrics.observe_admission(0.2)\n"
+        "intake_metrics.observe_admission(0.2)\n"
         "metrics.observe_transition('approved', 'signed', 3.0)\n"
     )
     env = {

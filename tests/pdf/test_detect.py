@@ -24,8 +24,8 @@ from review.pdf.detect import (
     ocr_available,
 )
 from review.pdf.geometry import Box, normalize, page_rect
-from tests.pdf import corpus
-from tests.pdf.corpus import labelled_corpus, simple_pdf
+from testkit import corpus
+from testkit.corpus import labelled_corpus, simple_pdf
 
 SALT = b"test-salt-not-secret"
 PATTERN_RECALL = 0.99

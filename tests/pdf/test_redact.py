@@ -11,8 +11,8 @@ from review.pdf.geometry import Box, display_rect, page_rect
 from review.pdf.redact import RedactionMark, burn_in, render_page_png
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from tests.pdf import leak_corpus
-from tests.pdf.leak_corpus import LeakCase
+from testkit import leak_corpus
+from testkit.leak_corpus import LeakCase
 
 HAS_TESSERACT = shutil.which("tesseract") is not None
 TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_MEDIABOX_CLIP

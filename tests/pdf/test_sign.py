@@ -7,7 +7,7 @@ import pytest
 from review.pdf import sign
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
-from tests.pdf import leak_corpus
+from testkit import leak_corpus
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from review.pdf.geometry import page_rect
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from tests.pdf import leak_corpus
+from testkit import leak_corpus
 
 
 def _open(pdf: bytes) -> pymupdf.Document:

@@ -11,8 +11,10 @@ from audit.models import AuditEvent
 from audit.services import verify_chain
 from review.models import Claim, ItemState, ReviewItem
 from review.roles import REVIEWER
-from review.services import claim_next, policy_current, policy_publish
-from tests.factories import bulk_proposed_items, user_create
+from review.selectors import policy_current
+from review.services.claims import claim_next
+from review.services.policies import policy_publish
+from testkit.builders import bulk_proposed_items, user_create
 
 ITEMS = 2000
 WORKERS = 16
@@ -79,8 +81,8 @@ def test_sixteen_threads_claim_two_thousand_items_each_exactly_once():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_one_reviewer_claiming_from_two_tabs_at_once_holds_one_claim():
-    from review.errors import DomainError
-    from review.services import claim_release
+    from common.errors import DomainError
+    from review.services.claims import claim_release
 
     bulk_proposed_items(40)
     reviewer = user_create("two-tabs", role=REVIEWER)

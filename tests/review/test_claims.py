@@ -5,24 +5,18 @@ from django.db.models.functions import Now
 
 from audit.clock import db_now
 from audit.models import AuditEvent
-from review.errors import ClaimLost, DomainError, HoldActive, InvalidDecision, StaleProposal
+from common.errors import DomainError
+from review.errors import ClaimLost, HoldActive, InvalidDecision, StaleProposal
 from review.metrics import observe_transition
 from review.models import Approval, Claim, ItemState, LegalHold, Queue, ReviewItem
 from review.roles import REVIEWER, SENIOR_REVIEWER
-from review.selectors import proposal_preview
-from review.services import (
-    MarkChange,
-    NewMark,
-    claim_heartbeat,
-    claim_next,
-    claim_release,
-    item_approve,
-    item_escalate,
-    latest_proposal,
-    proposal_revise,
-)
-from tests.factories import admitted_items, decide_all, user_create
-from tests.pdf.corpus import simple_pdf
+from review.selectors import latest_proposal, proposal_preview
+from review.services.claims import claim_heartbeat, claim_next, claim_release
+from review.services.decisions import MarkChange, NewMark, item_escalate, proposal_revise
+from review.services.release import item_approve
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items, decide_all
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
 

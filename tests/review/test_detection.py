@@ -8,8 +8,8 @@ from intake.services import IncomingFile, submission_admit
 from review.models import ItemState, Mark, Proposal, ReviewItem
 from review.pdf.detect import NEEDS_MANUAL_REVIEW, NO_TEXT_LAYER
 from review.tasks import detect_document
-from tests.factories import user_create
-from tests.pdf.corpus import scanned_pdf, simple_pdf
+from testkit.builders import user_create
+from testkit.corpus import scanned_pdf, simple_pdf
 
 SSN = "123-45-6789"
 NAME = "Zebulon Quartermaine"

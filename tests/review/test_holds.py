@@ -5,16 +5,14 @@ from audit.models import AuditEvent
 from review.models import Artifact, DeadLetter, Hold, ItemState, LegalHold, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
 from review.selectors import proposal_preview
-from review.services import (
-    artifact_render,
-    claim_next,
-    dead_letter_record,
-    legal_hold_place,
-    legal_hold_release,
-)
+from review.services.claims import claim_next
+from review.services.failures import dead_letter_record
+from review.services.holds import legal_hold_place, legal_hold_release
+from review.services.release import artifact_render
 from review.tasks import render_and_sign
-from tests.factories import admitted_items, decide_all, user_create
-from tests.pdf.corpus import simple_pdf
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items, decide_all
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +75,7 @@ def test_legal_hold_blocks_approval_through_the_page(officer):
 def test_legal_hold_placed_after_approval_blocks_rendering_and_signing(
     officer, django_capture_on_commit_callbacks
 ):
-    from review.services import item_approve
+    from review.services.release import item_approve
 
     item, claim, reviewer, v2 = _claimed_and_decided()
     with django_capture_on_commit_callbacks(execute=False):

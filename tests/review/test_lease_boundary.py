@@ -14,11 +14,13 @@ from audit.services import verify_chain
 from review.errors import ClaimLost
 from review.models import Claim
 from review.roles import REVIEWER
-from review.selectors import proposal_preview
-from review.services import claim_next, item_approve, latest_proposal
+from review.selectors import latest_proposal, proposal_preview
+from review.services.claims import claim_next
+from review.services.release import item_approve
 from review.sweeps import _reclaim_expired_claims
-from tests.factories import admitted_items, user_create
-from tests.pdf.corpus import simple_pdf
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items
 
 ROUNDS = 200
 LEASE_LEFT = dt.timedelta(milliseconds=120)
@@ -28,7 +30,7 @@ LEASE_LEFT = dt.timedelta(milliseconds=120)
 @pytest.mark.django_db(transaction=True)
 def test_sweepers_and_a_last_second_submit_produce_exactly_one_outcome(monkeypatch):
     # Rendering after approval is not part of this race; keep it out of the timing.
-    monkeypatch.setattr("review.services.async_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr("review.services.release.async_task", lambda *args, **kwargs: None)
     items = admitted_items(
         {f"note-{n}.pdf": simple_pdf([f"Parks minutes {n}"]) for n in range(ROUNDS)}
     )

@@ -7,16 +7,14 @@ from django.core.files.storage import storages
 
 from audit.models import AuditEvent
 from audit.services import verify_chain
-from review import services
 from review.errors import IllegalTransition
 from review.models import Artifact, DeadLetter, Hold, ItemState, ReviewItem
 from review.pdf.sign import load_certificate, validate
-from review.services import (
-    artifact_render,
-)
+from review.services import release
+from review.services.release import artifact_render
 from review.tasks import render_and_sign
+from testkit.corpus import simple_pdf
 from tests.factories import admitted_items, approved_item
-from tests.pdf.corpus import simple_pdf
 
 SSN = "123-45-6789"
 LETTER = simple_pdf([f"Requester SSN {SSN}", "Reply to jo@example.com", "Kind regards, the office"])
@@ -77,7 +75,7 @@ def test_redelivered_task_produces_no_second_output():
 @pytest.mark.django_db
 def test_task_stopped_after_storing_then_rerun_gives_one_artifact_and_one_rendered(monkeypatch):
     item = approved_item(LETTER)
-    real_store = services._store_derivative
+    real_store = release._store_derivative
     stored: list[str] = []
 
     def store_then_die(data):
@@ -85,11 +83,11 @@ def test_task_stopped_after_storing_then_rerun_gives_one_artifact_and_one_render
         stored.append(digest)
         raise SystemExit("worker killed after storing the output")
 
-    monkeypatch.setattr(services, "_store_derivative", store_then_die)
+    monkeypatch.setattr(release, "_store_derivative", store_then_die)
     with pytest.raises(SystemExit):
         render_and_sign(item.pk)
     assert not Artifact.objects.exists()
-    monkeypatch.setattr(services, "_store_derivative", real_store)
+    monkeypatch.setattr(release, "_store_derivative", real_store)
 
     render_and_sign(item.pk)
 
@@ -102,7 +100,7 @@ def test_task_stopped_after_storing_then_rerun_gives_one_artifact_and_one_render
 @pytest.mark.django_db
 def test_task_stopped_between_render_and_sign_finishes_signing_on_rerun(monkeypatch):
     item = approved_item(LETTER)
-    monkeypatch.setattr(services, "_sign", lambda **kw: (_ for _ in ()).throw(SystemExit("killed")))
+    monkeypatch.setattr(release, "_sign", lambda **kw: (_ for _ in ()).throw(SystemExit("killed")))
     with pytest.raises(SystemExit):
         render_and_sign(item.pk)
     monkeypatch.undo()
@@ -123,7 +121,7 @@ def test_fake_redaction_fails_the_gate_and_lands_in_the_dead_letter_queue(monkey
         page.draw_rect(pymupdf.Rect(60, 60, 400, 120), fill=(0, 0, 0))
         return doc.tobytes()
 
-    monkeypatch.setattr(services, "sanitize", black_box_over_live_text)
+    monkeypatch.setattr(release, "sanitize", black_box_over_live_text)
     render_and_sign(item.pk)
 
     item.refresh_from_db()

@@ -10,10 +10,12 @@ from audit.models import AuditEvent
 from review.models import Approval, Artifact, Claim, DeadLetter, Hold, ItemState, Queue, ReviewItem
 from review.priority import BUMPED
 from review.roles import REVIEWER
-from review.services import claim_next, dead_letter_record, failure_record
+from review.services.claims import claim_next
+from review.services.failures import dead_letter_record, failure_record
 from review.sweeps import sweep_pass
-from tests.factories import admitted_items, user_create
-from tests.pdf.corpus import simple_pdf
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789"])
 
@@ -173,7 +175,7 @@ def test_sweep_command_reports_its_counts(capsys):
 
 @pytest.mark.django_db
 def test_deliveries_whose_worker_died_are_bounded_by_max_attempts(monkeypatch):
-    from review.services import delivery_begin
+    from review.services.failures import delivery_begin
     from review.tasks import detect_document
 
     (item,) = admitted_items({"a.pdf": LETTER}, detect=False)

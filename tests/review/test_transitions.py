@@ -7,8 +7,9 @@ from audit.clock import db_now
 from audit.models import AuditEvent
 from review.errors import IllegalTransition
 from review.models import Claim, ItemState, ReviewItem
-from review.services import ALLOWED_TRANSITIONS, item_transition
-from tests.factories import document_create, item_create, user_create
+from review.services.transitions import ALLOWED_TRANSITIONS, item_transition
+from testkit.builders import document_create, user_create
+from tests.factories import item_create
 
 ALL_PAIRS = list(itertools.product(ItemState.values, ItemState.values))
 ALLOWED_PAIRS = [(a, b) for a, b in ALL_PAIRS if b in ALLOWED_TRANSITIONS[a]]

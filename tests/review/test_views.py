@@ -8,10 +8,10 @@ from django.test.utils import CaptureQueriesContext
 
 from review.models import Claim, ItemState, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from review.selectors import proposal_preview
-from review.services import latest_proposal
-from tests.factories import admitted_items, user_create
-from tests.pdf.corpus import simple_pdf
+from review.selectors import latest_proposal, proposal_preview
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
 

@@ -43,8 +43,8 @@ from audit.models import AuditEvent
 from audit.services import verify_chain
 from review.models import ItemState, Mark, Proposal, ReviewItem
 from review.tasks import detect_document
+from testkit.corpus import simple_pdf
 from tests.factories import admitted_items
-from tests.pdf.corpus import simple_pdf
 
 TASK = "tests.worker_tasks.block_once_then_detect"
 # timeout < retry, as in production (STYLE 10): a kill lands well inside the 4 s timeout,
@@ -160,7 +160,7 @@ def test_worker_killed_mid_task_is_redelivered_and_finishes_once(tmp_path, monke
     # commit; in this sync-mode test process that would run it inline, so the queue call
     # is recorded instead (and checked), and this test queues its own blocking task.
     queued: list[tuple] = []
-    monkeypatch.setattr("intake.services.async_task", lambda *a, **kw: queued.append(a))
+    monkeypatch.setattr("review.services.admission.async_task", lambda *a, **kw: queued.append(a))
     pdf = simple_pdf(["Requester SSN 123-45-6789"])
     item, control = admitted_items({"a.pdf": pdf, "b.pdf": pdf}, detect=False)
     assert queued == [

@@ -5,7 +5,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from audit.services import emit
-from review.roles import INTAKE_CLIENT
+from intake.roles import INTAKE_CLIENT
 
 
 class Command(BaseCommand):

@@ -13,8 +13,9 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from intake.models import Submission
+from intake.roles import INTAKE_CLIENT
 from intake.services import IncomingFile, correlation_id_or_new, submission_admit
-from review.roles import COMPLIANCE_OFFICER, INTAKE_CLIENT, REVIEWER, SENIOR_REVIEWER
+from review.roles import COMPLIANCE_OFFICER, REVIEWER, SENIOR_REVIEWER
 
 DEMO_USERS = [
     ("reviewer", REVIEWER, False),

@@ -1,0 +1,56 @@
+"""Where admission hands its documents to the review queue.
+
+Review sits above intake in the layers (review's items point at intake's documents), so
+intake may not import it. Intake names here the two operations it needs; the module that
+`settings.INTAKE_REVIEW_HANDOFF` names implements them (`review.services.admission`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Protocol, cast
+
+from django.conf import settings
+
+from intake.models import Document
+
+
+@dataclass(frozen=True)
+class AdmissionPolicy:
+    """What admission needs of the policy in force: its version and SLA windows."""
+
+    version: int
+    sla_hours: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class OpenedItem:
+    document: Document
+    item_id: int
+    state: str
+    deadline: dt.datetime
+
+
+class ReviewHandoff(Protocol):
+    def admission_policy(self) -> AdmissionPolicy: ...
+
+    def items_open(
+        self,
+        *,
+        documents: Sequence[Document],
+        sla_class: str,
+        deadline: dt.datetime,
+        priority_score: int,
+        received_at: dt.datetime,
+        high_lane: bool,
+    ) -> list[OpenedItem]:
+        """Open one review item per document and queue its detection after commit.
+        Called inside admission's transaction."""
+        ...
+
+
+def review_handoff() -> ReviewHandoff:
+    return cast(ReviewHandoff, import_module(settings.INTAKE_REVIEW_HANDOFF))

@@ -1,0 +1,142 @@
+"""Claims and leases: claim the most urgent item, keep the lease alive, hand it back.
+
+A claim is ended by a compare-and-set on the open, unexpired row; the sweeper's reclaim
+(`review.sweeps`) is the same kind of conditional update, so at the lease boundary
+exactly one of them wins.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models.functions import Now
+
+from audit.clock import db_now
+from common.errors import DomainError
+from review.errors import ClaimLost, NotAllowed
+from review.models import Claim, Hold, ItemState, ReviewItem
+from review.selectors import open_legal_hold_exists, policy_current, reviewer_queues
+from review.services.transitions import item_lock, item_transition
+
+
+def claim_next(*, reviewer: User) -> Claim | None:
+    """Claim the most urgent unclaimed item `reviewer` may take, or return None.
+
+    PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other's rows.
+    SQLite: the transaction holds the database write lock (IMMEDIATE), so the select and
+    the guarded transition cannot interleave with another claimer. Either way the
+    transition re-checks the state under lock and the partial unique constraint allows
+    one open claim per item.
+    """
+    queues = reviewer_queues(reviewer)
+    if not queues:
+        raise NotAllowed("you are not a reviewer")
+    policy = policy_current()
+    with transaction.atomic(durable=True):
+        # Lock the reviewer first: two tabs claiming at once must not both pass the limit
+        # check below (lock order: reviewer, then item, then claim).
+        get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
+        held = Claim.objects.filter(
+            reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
+        ).count()
+        if held >= policy.max_open_claims_per_reviewer:
+            raise DomainError(
+                f"you already hold {held} open claim(s); finish or release it first",
+                code="claim_limit",
+            )
+        item = (
+            ReviewItem.objects.filter(state=ItemState.PROPOSED, hold=Hold.NONE, queue__in=queues)
+            .exclude(open_legal_hold_exists())
+            .order_by("priority", "deadline", "id")
+            .select_for_update(skip_locked=True, of=("self",))
+            .first()
+        )
+        if item is None:
+            return None
+        now = db_now()
+        claim = Claim.objects.create(
+            item=item,
+            reviewer=reviewer,
+            claimed_at=now,
+            expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
+        )
+        item_transition(
+            item_id=item.pk,
+            to_state=ItemState.IN_REVIEW,
+            actor=reviewer,
+            event_type="CLAIMED",
+            extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
+        )
+        return claim
+
+
+def claim_end(*, claim_id: int, item: ReviewItem, reviewer: User, outcome: str) -> None:
+    """Compare-and-set: end the claim only if it is still this user's open, unexpired
+    claim on this item, else raise ClaimLost. Caller holds the item lock."""
+    ended = Claim.objects.filter(
+        pk=claim_id,
+        item=item,
+        reviewer=reviewer,
+        ended_at__isnull=True,
+        expires_at__gt=Now(),
+    ).update(ended_at=Now(), outcome=outcome)
+    if ended != 1:
+        raise ClaimLost()
+
+
+def claim_require(*, claim_id: int, item: ReviewItem, reviewer: User) -> Claim:
+    """The open, unexpired claim a write acts under, else ClaimLost. Caller holds the
+    item lock, so the claim cannot be reclaimed before the write commits."""
+    claim = Claim.objects.filter(
+        pk=claim_id, item=item, reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
+    ).first()
+    if claim is None:
+        raise ClaimLost()
+    return claim
+
+
+def claim_release(*, item_id: int, claim_id: int, reviewer: User) -> ReviewItem:
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        claim_end(claim_id=claim_id, item=item, reviewer=reviewer, outcome=Claim.Outcome.RELEASED)
+        return item_transition(
+            item_id=item.pk,
+            to_state=ItemState.PROPOSED,
+            actor=reviewer,
+            event_type="RELEASED",
+            extra={"claim": claim_id},
+        )
+
+
+def claim_heartbeat(*, item_id: int, claim_id: int, reviewer: User) -> dt.datetime:
+    """Extend an open claim by the lease length, never past the policy's maximum from the
+    claim's start. Not audited: it changes no item state, and an event every half
+    minute per open tab would drown the ledger; the claim row keeps the expiry.
+    Two conditional updates, no transaction: each re-checks that the claim is open."""
+    policy = policy_current()
+    claim = (
+        Claim.objects.filter(
+            pk=claim_id,
+            item_id=item_id,
+            reviewer=reviewer,
+            ended_at__isnull=True,
+            expires_at__gt=Now(),
+        )
+        .only("claimed_at")
+        .first()
+    )
+    if claim is None:
+        raise ClaimLost()
+    expires_at = min(
+        db_now() + dt.timedelta(minutes=policy.lease_minutes),
+        claim.claimed_at + dt.timedelta(minutes=policy.lease_max_minutes),
+    )
+    extended = Claim.objects.filter(
+        pk=claim_id, ended_at__isnull=True, expires_at__gt=Now()
+    ).update(expires_at=expires_at)
+    if extended != 1:
+        raise ClaimLost()
+    return expires_at

@@ -1,0 +1,111 @@
+"""Detection results: run the detectors on an accepted document and write proposal
+version 1 with the item's first real priority."""
+
+from __future__ import annotations
+
+import hmac
+from collections import Counter
+
+from django.conf import settings
+from django.db import transaction
+
+from audit.clock import db_now
+from audit.services import Actor, actor_label
+from intake.models import Document, Submission
+from review.models import ItemState, Policy, Proposal, ReviewItem
+from review.pdf.detect import DetectionPolicy, DetectionResult, detect
+from review.priority import item_priority
+from review.selectors import original_bytes
+from review.services.decisions import MarkFields, proposal_create
+from review.services.transitions import item_lock, item_transition
+
+
+def _mark_salt(submission: Submission) -> bytes:
+    """Per-submission key for mark text hashes: equal values within one submission hash
+    alike (for the cross-document consistency check), nothing is comparable across them."""
+    return hmac.new(settings.SECRET_KEY.encode(), str(submission.id).encode(), "sha256").digest()
+
+
+def detection_policy_for(document: Document) -> DetectionPolicy:
+    policy = Policy.objects.get(version=document.policy_version)
+    submission = document.submission
+    jurisdiction = submission.jurisdiction
+    return DetectionPolicy(
+        salt=_mark_salt(submission),
+        categories=frozenset(policy.categories),
+        min_confidence=dict(policy.category_min_confidence),
+        legal_reasons=dict(jurisdiction.exemption_codes),
+        default_reason=jurisdiction.default_exemption,
+        search_terms=tuple(submission.search_terms),
+    )
+
+
+def _detected_marks(result: DetectionResult) -> list[MarkFields]:
+    return [
+        MarkFields(
+            mark_key=f"m{index + 1}",
+            group=mark.group,
+            page=mark.page,
+            x0=round(mark.box.x0, 6),
+            y0=round(mark.box.y0, 6),
+            x1=round(mark.box.x1, 6),
+            y1=round(mark.box.y1, 6),
+            category=mark.category,
+            legal_reason=mark.legal_reason,
+            detector=mark.detector,
+            detector_version=mark.detector_version,
+            confidence=round(mark.confidence, 4),
+            text_hash=mark.text_hash,
+            needs_manual_review=mark.needs_manual_review or "",
+        )
+        for index, mark in enumerate(result.marks)
+    ]
+
+
+def proposal_detect(*, item_id: int, actor: Actor) -> Proposal:
+    """Write proposal version 1 for an accepted item and move it to `proposed`.
+
+    Safe to deliver twice: a second delivery finds version 1 and changes nothing
+    (and the unique (document, version) constraint backs that up under a race).
+    """
+    item = ReviewItem.objects.select_related("document__submission__jurisdiction").get(pk=item_id)
+    document = item.document
+    existing = Proposal.objects.filter(document=document, version=1).first()
+    if existing is not None:
+        return existing
+    result = detect(original_bytes(document), detection_policy_for(document))
+    marks = _detected_marks(result)
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        existing = Proposal.objects.filter(document=document, version=1).first()
+        if existing is not None:
+            return existing
+        proposal = proposal_create(
+            document=document,
+            version=1,
+            marks=marks,
+            created_by=actor_label(actor),
+            policy_version=document.policy_version,
+        )
+        lowest = min((m.confidence for m in result.marks), default=None)
+        item.priority = item_priority(
+            time_left=item.deadline - db_now(),
+            priority_score=document.submission.priority_score,
+            lowest_confidence=lowest,
+        )
+        item.save(update_fields=["priority"])
+        item_transition(
+            item_id=item.pk,
+            to_state=ItemState.PROPOSED,
+            actor=actor,
+            event_type="PROPOSED",
+            output_hash=proposal.proposal_sha256,
+            extra={
+                "proposal_version": 1,
+                "marks": len(marks),
+                "by_category": dict(Counter(m.category for m in marks)),
+                "pages_ocred": len(result.pages_ocred),
+                "pages_without_text": len(result.pages_without_text),
+            },
+        )
+        return proposal
