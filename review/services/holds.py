@@ -16,13 +16,13 @@ from review.services.transitions import item_event_emit, item_lock
 
 
 def hold_check(item: ReviewItem, *, action: str, actor: Actor) -> None:
-    """Raise HoldActive if a legal hold or a queue hold stops `action`. The refusal is
-    audited in its own transaction, so it stays recorded when the caller's rolls back."""
+    """Raise HoldActive if a legal hold or a queue hold stops `action`. Called before the
+    caller's transaction opens: the refusal is audited in its own, so it stays recorded."""
     legal = active_legal_hold(item.document)
     if legal is None and item.hold == Hold.NONE:
         return
     reason = "legal_hold" if legal else item.hold
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         item_event_emit(item, "HOLD_BLOCKED", actor=actor, extra={"action": action, "hold": reason})
     raise HoldActive(
         f"this item is on hold ({reason}); it cannot be {action} until the hold is lifted"
