@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import hmac
 import io
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.files.storage import storages
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 
-from intake.models import Document
+from intake.models import Document, Submission
 from review.models import (
     Approval,
     Artifact,
@@ -28,7 +30,9 @@ from review.models import (
     Queue,
     ReviewItem,
 )
+from review.pdf.detect import HIDDEN_CONTENT, hidden_content_hash
 from review.pdf.geometry import Box, shown_layout
+from review.pdf.hidden import find_hidden
 from review.pdf.redact import RedactionMark, burn_in, render_page_png
 
 QUEUE_PAGE_LIMIT = 200
@@ -38,6 +42,12 @@ QUEUE_PERMISSION = {
     Queue.SENIOR_REVIEW: "review.review_senior_queue",
     Queue.COMPLIANCE_REVIEW: "review.review_compliance_queue",
 }
+
+
+def mark_salt(submission: Submission) -> bytes:
+    """Per-submission key for mark text hashes: equal values within one submission hash
+    alike (for the cross-document consistency check), nothing is comparable across them."""
+    return hmac.new(settings.SECRET_KEY.encode(), str(submission.id).encode(), "sha256").digest()
 
 
 def policy_current() -> Policy:
@@ -146,10 +156,13 @@ class Preview:
 
 
 def redaction_marks(proposal: Proposal) -> list[RedactionMark]:
-    """What burns: the accepted marks of a proposal."""
+    """What burns: the accepted marks of a proposal. Hidden content is not burned as a
+    box (nobody sees it to black it out): sanitize removes it from every release."""
     return [
         RedactionMark(page=m.page, box=Box(m.x0, m.y0, m.x1, m.y1), legal_reason=m.legal_reason)
-        for m in proposal.marks.filter(decision=Mark.Decision.ACCEPTED).order_by("page", "id")
+        for m in proposal.marks.filter(decision=Mark.Decision.ACCEPTED)
+        .exclude(category=HIDDEN_CONTENT)
+        .order_by("page", "id")
     ]
 
 
@@ -186,9 +199,14 @@ def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
     displayed (rotation applied, as fractions of the shown page), hashes and versions."""
     proposal = _latest_proposal_of(item.document)
     marks = list(proposal.marks.all().order_by("page", "y0", "x0", "id"))
+    original = original_bytes(item.document)
     pages, shown = shown_layout(
-        original_bytes(item.document),
-        [(mark.page, Box(mark.x0, mark.y0, mark.x1, mark.y1)) for mark in marks],
+        original, [(mark.page, Box(mark.x0, mark.y0, mark.x1, mark.y1)) for mark in marks]
+    )
+    hidden_text = (
+        _hidden_text(item.document, original)
+        if any(mark.category == HIDDEN_CONTENT for mark in marks)
+        else {}
     )
     return {
         "proposal": proposal,
@@ -209,9 +227,22 @@ def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
                 "confidence": mark.confidence,
                 "detector": mark.detector,
                 "manual": mark.needs_manual_review,
+                "hidden_text": hidden_text.get(mark.text_hash, "")
+                if mark.category == HIDDEN_CONTENT
+                else "",
             }
             for mark, box in zip(marks, shown, strict=True)
         ],
+    }
+
+
+def _hidden_text(document: Document, original: bytes) -> dict[str, str]:
+    """The hidden content itself, by mark hash, recomputed from the original: the
+    reviewer may read it (the page image cannot show it); it is never stored."""
+    salt = mark_salt(document.submission)
+    return {
+        hidden_content_hash(salt, finding): finding.text or "(an image)"
+        for finding in find_hidden(original)
     }
 
 

@@ -34,6 +34,7 @@ from typing import cast
 import pymupdf
 
 from review.pdf.geometry import Box, normalize
+from review.pdf.hidden import HiddenContent, find_hidden
 
 DETECTOR_VERSION = "1.0.0"
 
@@ -50,6 +51,9 @@ MEDICAL_RECORD = "medical_record"
 IP_ADDRESS = "ip_address"
 SEARCH_TERM = "search_term"
 NEEDS_MANUAL_REVIEW = "needs_manual_review"
+# Always on, whatever the policy: content no reader sees is removed, not judged.
+HIDDEN_CONTENT = "hidden_content"
+HIDDEN_CONTENT_REASON = "hidden content removed"  # sanitisation, not a legal exemption
 
 PATTERN_CATEGORIES: tuple[str, ...] = (
     SSN,
@@ -919,6 +923,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
             except Exception as exc:
                 raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
             found.extend(page_found)
+        hidden = _hidden_marks(doc, policy)
     finally:
         doc.close()
 
@@ -941,6 +946,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
                     source=f.source,
                 )
             )
+    marks.extend(hidden)
     marks.sort(key=lambda m: (m.page, m.box.y0, m.box.x0, m.box.y1, m.box.x1, m.category, m.group))
     return DetectionResult(
         marks=tuple(marks),
@@ -948,3 +954,40 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
         pages_ocred=tuple(pages_ocred),
         pages_without_text=tuple(pages_without_text),
     )
+
+
+def _hidden_marks(doc: pymupdf.Document, policy: DetectionPolicy) -> list[Mark]:
+    """One mark per piece of hidden content, the kind as its reason for a human look.
+    Outside the crop box the box is clamped to the page edge nearest the content."""
+    try:
+        findings = find_hidden(doc)
+    except Exception as exc:
+        raise DetectionError(f"hidden content: cannot analyse ({type(exc).__name__})") from None
+    marks = []
+    for index, finding in enumerate(findings):
+        page = doc[finding.page]
+        rect = finding.rect or (0.0, 0.0, 0.0, 0.0)
+        crop = cast(pymupdf.Page, _Crop(page.cropbox))
+        marks.append(
+            Mark(
+                page=finding.page,
+                box=_rounded(normalize(crop, cast(pymupdf.Rect, Box(*rect)))),
+                category=HIDDEN_CONTENT,
+                legal_reason=HIDDEN_CONTENT_REASON,
+                detector=HIDDEN_CONTENT,
+                detector_version=DETECTOR_VERSION,
+                confidence=1.0,
+                group=f"h{finding.page + 1}-{index + 1}",
+                text_hash=hidden_content_hash(policy.salt, finding),
+                needs_manual_review=finding.kind,
+                source=HIDDEN_CONTENT,
+            )
+        )
+    return marks
+
+
+def hidden_content_hash(salt: bytes, finding: HiddenContent) -> str:
+    """The mark's key to its finding: the item page finds the hidden text to show the
+    reviewer by recomputing the analysis and matching this hash."""
+    key = f"{finding.page}:{finding.kind}:{finding.rect}:{finding.text}"
+    return hmac.digest(salt, key.encode("utf-8"), "sha256").hex()

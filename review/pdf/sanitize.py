@@ -18,13 +18,19 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
 - optional content is flattened: painting inside marked content of an OFF group is cut
   from page and form content streams, images and forms tagged with an OFF group are
   blanked, and /OCProperties is removed, so what was visible stays visible;
+- every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
+  covered by later opaque content, in the colour of their background, under 1 pt or
+  clipped away are cut one by one (the covering shape stays); images wholly outside the
+  crop box or wholly covered are emptied. A hidden glyph that overlaps a visible one
+  cannot be cut without cutting the visible one too: it is left, and the gate refuses
+  the output (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
-  there is exactly one revision and no unreferenced object.
+  there is exactly one revision and no unreferenced object. The rewrite is never
+  encrypted, so a source's owner password and permission flags do not carry over.
 
 Page labels and viewer preferences stay: they are structural, not content.
 Residual (verify.py is the gate): an OFF-layer property name is looked up in the stream
-owner's own /Resources only (not inherited from /Pages); text outside the crop box that
-is not invisible is kept (verify extracts without clipping and flags redacted values).
+owner's own /Resources only (not inherited from /Pages).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from collections.abc import Callable, Iterator
 import pymupdf
 
 from review.pdf.geometry import Box, page_rect
+from review.pdf.hidden import PageAnalysis, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 
 CATALOG_KEYS = (
@@ -65,9 +72,17 @@ def sanitize(pdf: bytes) -> bytes:
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
+        hidden_images: set[int] = set()
+        seen_images: set[int] = set()
         for page in doc:
+            analysis = analyse_page(page)
+            _cut_hidden_glyphs(page, analysis)
+            hidden, seen = _images_by_visibility(page, analysis)
+            hidden_images |= hidden
+            seen_images |= seen
             _drop_invisible_text(page)
             _delete_keys(doc, page.xref, PAGE_KEYS)
+        _blank_images(doc, hidden_images - seen_images)
         _blank_hidden_xobjects(doc, off_groups)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
         _drop_metadata_objects(doc)
@@ -88,6 +103,63 @@ def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> Non
     obj = pymupdf.mupdf.pdf_trailer(pdf) if xref == -1 else pymupdf.mupdf.pdf_load_object(pdf, xref)
     for key in keys:
         pymupdf.mupdf.pdf_dict_dels(obj, key)
+
+
+def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
+    """Redact each hidden glyph on its own box, text only, painting nothing. MuPDF cuts
+    every glyph that touches a redaction, so a glyph whose box meets a visible one is
+    left alone (the gate then refuses the output rather than lose visible text)."""
+    cuts = [
+        glyph.rect
+        for glyph in analysis.hidden
+        if glyph.text and not any(_meets(glyph.rect, seen) for seen in analysis.visible)
+    ]
+    if not cuts:
+        return
+    for rect in cuts:
+        page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
+
+
+def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
+
+
+def _images_by_visibility(page: pymupdf.Page, analysis: PageAnalysis) -> tuple[set[int], set[int]]:
+    """The image objects this page hides (wholly outside or covered) and those it shows.
+    An image object drawn both ways stays: emptying it would change what is seen."""
+    hidden_boxes = {_rounded(g.rect) for g in analysis.hidden if not g.text}
+    hidden: set[int] = set()
+    seen: set[int] = set()
+    for info in page.get_image_info(xrefs=True):
+        if info["xref"]:
+            target = hidden if _rounded(info["bbox"]) in hidden_boxes else seen
+            target.add(info["xref"])
+    return hidden, seen
+
+
+def _rounded(rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    return (round(rect[0]), round(rect[1]), round(rect[2]), round(rect[3]))
+
+
+def _blank_images(doc: pymupdf.Document, xrefs: set[int]) -> None:
+    for xref in xrefs:
+        _blank_image(doc, xref)
+
+
+def _blank_image(doc: pymupdf.Document, xref: int) -> None:
+    """A 1x1 stencil mask whose only sample is "do not paint": the placement stays
+    valid and nothing is drawn, so what lies under it is untouched."""
+    doc.update_object(
+        xref,
+        "<</Type/XObject/Subtype/Image/Width 1/Height 1/ImageMask true"
+        "/BitsPerComponent 1/Decode[0 1]>>",
+    )
+    doc.update_stream(xref, b"\xff")
 
 
 def _drop_invisible_text(page: pymupdf.Page) -> None:
@@ -160,14 +232,7 @@ def _blank_hidden_xobjects(doc: pymupdf.Document, off_groups: set[int]) -> None:
             continue
         subtype = doc.xref_get_key(xref, "Subtype")[1]
         if subtype == "/Image":
-            # A 1x1 stencil mask whose only sample is "do not paint": the placement
-            # stays valid and nothing is drawn, so visible content under it survives.
-            doc.update_object(
-                xref,
-                "<</Type/XObject/Subtype/Image/Width 1/Height 1/ImageMask true"
-                "/BitsPerComponent 1/Decode[0 1]>>",
-            )
-            doc.update_stream(xref, b"\xff")
+            _blank_image(doc, xref)
         elif subtype == "/Form":
             doc.update_stream(xref, b"")
         _delete_keys(doc, xref, ("OC",))

@@ -10,18 +10,23 @@ Checks (codes):
   xref section; a signature's revision is added after this gate, see sign.py);
 - `text_under_box`: a word on the output page overlaps an approved box (beyond a small
   tolerance), other than the legal-reason stamp;
-- `redacted_string_present`: a redacted token (3+ characters) found in the output's
-  extracted text, annotation contents, form values, metadata, XMP, outline, attachment
+- `unseen_content`: the output still carries content no reader sees (`hidden.py`: text
+  or images outside the crop box, covered, invisible, same-coloured, tiny, clipped, in an
+  off layer). The burn-in's reason stamps are white on black, so they pass;
+- `redacted_string_present`: a redacted token (3+ characters) found, as a whole word
+  (case-insensitive; "Ann" is not found in "Annex"), in the output's extracted text, annotation contents, form values, metadata, XMP, outline, attachment
   names, or any decompressed stream or object. Extracted text is the primary net;
   content streams may encode text as glyph ids, so the raw scan is a best-effort extra.
   A token that also appears as *visible* text outside every box in the original (such
   as "and") is allowed up to that many occurrences in the extracted text and is not
-  searched in raw bytes; invisible duplicates (render mode 3, OCR layers) give no
-  allowance, so a hidden copy of a redacted value elsewhere is caught;
+  searched in raw bytes; hidden duplicates (render mode 3, OCR layers, any hidden
+  content) give no allowance, so a hidden copy of a redacted value elsewhere is caught.
+  Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
 - `collateral_damage`: visible words of the original that touch no box are missing from
-  the output page (beyond a 0.2 % tolerance for extraction quirks).
+  the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
+  not a witness: sanitize removes it on purpose.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf.geometry import page_rect
+from review.pdf.hidden import analyse_page, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
 
 # Words that only graze a box (a line box's leading, a neighbour cut at the box edge)
@@ -41,8 +47,8 @@ from review.pdf.redact import RedactionMark, check_page, open_pdf
 TOLERANCE_PT = 1.0
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
-# Extract without clipping to the media box: text placed off the page is a hiding place.
-# (Span alpha and char_flags come without TEXT_COLLECT_STYLES, which costs ~4x.)
+# Extract without clipping (flag and unbounded clip rectangle): text placed off the page
+# is a hiding place. (Span alpha and char_flags come without TEXT_COLLECT_STYLES.)
 TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_MEDIABOX_CLIP
 HIDDEN_FONT = "GlyphLessFont"  # Tesseract's invisible OCR layer
 VISIBLE_CHAR_FLAGS = pymupdf.mupdf.FZ_STEXT_FILLED | pymupdf.mupdf.FZ_STEXT_STROKED
@@ -79,7 +85,7 @@ class _PageWords:
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         for rect, text in self.words:
-            if not any(_mostly_inside(rect, span) for span in self.hidden):
+            if not _mostly_hidden(rect, self.hidden):
                 yield rect, text
 
 
@@ -119,13 +125,19 @@ def _check(
     stamp_tokens = {token for mark in marks for token in mark.legal_reason.split()}
 
     redacted: set[str] = set()
+    spellings: set[str] = set()  # the redacted tokens as written, for the byte search
     allowance: Counter[str] = Counter()  # visible occurrences outside every box
-    original_pages = [_page_words(page, with_hidden=True) for page in src]
+    layered = layers_on(src)
+    original_pages = [
+        _page_words(page, with_hidden=True, layered=layered[page.number] if layered else None)
+        for page in src
+    ]
     for page_no, page_words in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
         for rect, text in page_words.words:
             if page_boxes.overlap(rect):
                 redacted.update(_tokens(text))
+                spellings.update(_raw_tokens(text))
         for rect, text in page_words.visible():
             if not page_boxes.touch(rect):
                 allowance.update(_tokens(text))
@@ -142,8 +154,12 @@ def _check(
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
-        # Distinctive tokens are searched as substrings (a value glued to a neighbour
-        # still counts); common ones are counted as whole words against the allowance.
+        unseen = analyse_page(page).hidden
+        if unseen:
+            failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
+        # Distinctive tokens are searched as whole words anywhere in the page text (a
+        # value glued to punctuation still counts); common ones are counted against the
+        # allowance.
         page_text = " ".join(text for _, text in page_words.words)
         page_tokens = Counter(token for _, text in page_words.words for token in _tokens(text))
         hits = 0
@@ -151,7 +167,7 @@ def _check(
             if token in allowance:
                 found[token] += page_tokens[token]
             else:
-                hits += page_text.count(token)
+                hits += len(_word(token).findall(page_text))
         if hits:
             failures.append(Failure("redacted_string_present", page=page_no, count=hits))
         missing = _missing(original_pages[page_no], page_words, page_boxes)
@@ -163,7 +179,8 @@ def _check(
         failures.append(Failure("redacted_string_present", count=over))
     distinctive = {token for token in redacted if token not in allowance}
     if distinctive:
-        failures.extend(_side_channel_hits(out, distinctive))
+        written = {raw for raw in spellings if raw.casefold() in distinctive}
+        failures.extend(_side_channel_hits(out, distinctive, written))
     return failures
 
 
@@ -210,7 +227,9 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
     return failures
 
 
-def _side_channel_hits(out: pymupdf.Document, tokens: set[str]) -> list[Failure]:
+def _side_channel_hits(
+    out: pymupdf.Document, tokens: set[str], spellings: set[str]
+) -> list[Failure]:
     """Search everything that is not page text: metadata, annotations, objects, streams."""
     failures = []
     strings: list[str] = [str(value) for value in out.metadata.values() if value]
@@ -222,13 +241,13 @@ def _side_channel_hits(out: pymupdf.Document, tokens: set[str]) -> list[Failure]
             strings.extend(str(value) for value in annot.info.values())
         for widget in page.widgets():
             strings.append(str(widget.field_value or ""))
-    if any(token in text for text in strings for token in tokens):
+    if any(_word(token).search(text) for text in strings for token in tokens):
         failures.append(Failure("redacted_string_present"))
 
-    needles = _needles(tokens)
+    needles = _needles(spellings)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
-        if any(needle in obj for needle in needles):
+        if any(needle.found_in(obj) for needle in needles):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
         if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
@@ -237,20 +256,63 @@ def _side_channel_hits(out: pymupdf.Document, tokens: set[str]) -> list[Failure]
             data = out.xref_stream(xref)
         except (RuntimeError, ValueError):  # an undecodable filter: fall back to raw bytes
             data = out.xref_stream_raw(xref)
-        if data and any(needle in data for needle in needles):
+        if data and any(needle.found_in(data) for needle in needles):
             failures.append(Failure("redacted_string_present", xref=xref))
     return failures
 
 
-def _needles(tokens: set[str]) -> list[bytes]:
-    """Byte forms a token takes in PDF syntax: literal, hex, and UTF-16BE hex."""
+def _word(token: str) -> re.Pattern[str]:
+    """`token` as a whole word, any case (Unicode-aware)."""
+    return re.compile(rf"(?<!\w){re.escape(token)}(?!\w)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Needle:
+    """One byte form of a token, found only where the characters around it (each
+    `unit` bytes in this encoding) are not letters or digits: "Ann" not in "Annex"."""
+
+    data: bytes
+    unit: int
+    decode: str  # how a neighbouring unit reads: "raw", "hex" or "hex16"
+
+    def found_in(self, haystack: bytes) -> bool:
+        start = haystack.find(self.data)
+        while start >= 0:
+            end = start + len(self.data)
+            if not self._wordy(
+                haystack[start - self.unit : start] if start >= self.unit else b""
+            ) and not self._wordy(haystack[end : end + self.unit]):
+                return True
+            start = haystack.find(self.data, start + 1)
+        return False
+
+    def _wordy(self, unit: bytes) -> bool:
+        if len(unit) < self.unit:
+            return False
+        try:
+            if self.decode == "raw":
+                text = unit.decode("utf-16-be" if self.unit == 2 else "latin-1")
+            else:
+                text = bytes.fromhex(unit.decode("ascii")).decode(
+                    "utf-16-be" if self.decode == "hex16" else "latin-1"
+                )
+        except (UnicodeDecodeError, ValueError):
+            return False
+        return text.isalnum()
+
+
+def _needles(tokens: set[str]) -> list[_Needle]:
+    """Byte forms a token takes in PDF syntax: literal (both cases of ASCII), hex, and
+    UTF-16BE (raw and hex). Case-insensitive only for the literal form: best effort."""
     needles = []
     for token in tokens:
-        needles.append(token.encode("utf-8"))
-        needles.append(token.encode("utf-8").hex().encode())
-        needles.append(token.encode("utf-8").hex().upper().encode())
-        needles.append(token.encode("utf-16-be").hex().upper().encode())
-        needles.append(token.encode("utf-16-be"))
+        for form in {token, token.lower(), token.upper()}:
+            needles.append(_Needle(form.encode("utf-8"), 1, "raw"))
+        utf8 = token.encode("utf-8").hex()
+        needles.append(_Needle(utf8.encode(), 2, "hex"))
+        needles.append(_Needle(utf8.upper().encode(), 2, "hex"))
+        needles.append(_Needle(token.encode("utf-16-be").hex().upper().encode(), 4, "hex16"))
+        needles.append(_Needle(token.encode("utf-16-be"), 2, "raw"))
     return needles
 
 
@@ -260,11 +322,14 @@ def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
     return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program
 
 
-def _page_words(page: pymupdf.Page, *, with_hidden: bool) -> _PageWords:
-    textpage = page.get_textpage(flags=TEXT_FLAGS)
+def _page_words(
+    page: pymupdf.Page, *, with_hidden: bool, layered: pymupdf.Page | None = None
+) -> _PageWords:
+    textpage = page.get_textpage(flags=TEXT_FLAGS, clip=pymupdf.INFINITE_RECT())
     words = [(w[:4], w[4]) for w in page.get_text("words", textpage=textpage)]
-    hidden = []
+    hidden: list[Quad] = []
     if with_hidden:
+        hidden.extend(glyph.rect for glyph in analyse_page(page, layered).hidden)
         for block in page.get_text("dict", textpage=textpage)["blocks"]:
             for line in block.get("lines", ()):
                 for span in line["spans"]:
@@ -287,6 +352,11 @@ def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
 
 
 def _tokens(text: str) -> set[str]:
+    """Words of 3+ characters, case-folded: tokens compare in any case."""
+    return {token.casefold() for token in _raw_tokens(text)}
+
+
+def _raw_tokens(text: str) -> set[str]:
     tokens = set()
     for raw in re.split(r"\s+", text):
         token = raw.strip(STRIP)
@@ -340,8 +410,13 @@ def _overlaps(rect: Quad, box: Quad) -> bool:
     return width > TOLERANCE_PT and height > TOLERANCE_PT
 
 
-def _mostly_inside(rect: Quad, span: Quad) -> bool:
-    width = min(rect[2], span[2]) - max(rect[0], span[0])
-    height = min(rect[3], span[3]) - max(rect[1], span[1])
+def _mostly_hidden(rect: Quad, hidden: Sequence[Quad]) -> bool:
+    """At least half of the word's box lies under hidden spans or glyphs."""
     area = (rect[2] - rect[0]) * (rect[3] - rect[1])
-    return width > 0 and height > 0 and width * height >= 0.5 * area
+    covered = 0.0
+    for span in hidden:
+        width = min(rect[2], span[2]) - max(rect[0], span[0])
+        height = min(rect[3], span[3]) - max(rect[1], span[1])
+        if width > 0 and height > 0:
+            covered += width * height
+    return covered > 0 and covered >= 0.5 * area

@@ -16,6 +16,7 @@ from audit.services import actor_label
 from intake.models import Document
 from review.errors import InvalidDecision, StaleProposal
 from review.models import Claim, ItemState, Mark, Proposal, Queue, ReviewItem
+from review.pdf.detect import HIDDEN_CONTENT
 from review.selectors import latest_proposal
 from review.services.claims import claim_end, claim_require
 from review.services.transitions import item_event_emit, item_lock, item_transition
@@ -134,6 +135,14 @@ def _validated_new_mark(
 
 def _changed_mark(mark: MarkFields, change: MarkChange) -> MarkFields:
     key = mark.mark_key
+    if mark.category == HIDDEN_CONTENT and (
+        change.decision not in (None, Mark.Decision.ACCEPTED)
+        or change.legal_reason not in (None, mark.legal_reason)
+    ):
+        raise InvalidDecision(
+            f"mark {key}: hidden content is always removed from the release; "
+            "draw a box over what matters or escalate the item"
+        )
     if change.decision is not None and change.decision not in Mark.Decision.values:
         raise InvalidDecision(f"mark {key}: unknown decision {change.decision!r}")
     if change.legal_reason is not None and not 0 < len(change.legal_reason) <= 64:

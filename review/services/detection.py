@@ -3,27 +3,19 @@ version 1 with the item's first real priority."""
 
 from __future__ import annotations
 
-import hmac
 from collections import Counter
 
-from django.conf import settings
 from django.db import transaction
 
 from audit.clock import db_now
 from audit.services import Actor, actor_label
-from intake.models import Document, Submission
-from review.models import ItemState, Policy, Proposal, ReviewItem
-from review.pdf.detect import DetectionPolicy, DetectionResult, detect
+from intake.models import Document
+from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
+from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, DetectionResult, detect
 from review.priority import item_priority
-from review.selectors import original_bytes
+from review.selectors import mark_salt, original_bytes
 from review.services.decisions import MarkFields, proposal_create
 from review.services.transitions import item_lock, item_transition
-
-
-def _mark_salt(submission: Submission) -> bytes:
-    """Per-submission key for mark text hashes: equal values within one submission hash
-    alike (for the cross-document consistency check), nothing is comparable across them."""
-    return hmac.new(settings.SECRET_KEY.encode(), str(submission.id).encode(), "sha256").digest()
 
 
 def detection_policy_for(document: Document) -> DetectionPolicy:
@@ -31,7 +23,7 @@ def detection_policy_for(document: Document) -> DetectionPolicy:
     submission = document.submission
     jurisdiction = submission.jurisdiction
     return DetectionPolicy(
-        salt=_mark_salt(submission),
+        salt=mark_salt(submission),
         categories=frozenset(policy.categories),
         min_confidence=dict(policy.category_min_confidence),
         legal_reasons=dict(jurisdiction.exemption_codes),
@@ -55,6 +47,10 @@ def _detected_marks(result: DetectionResult) -> list[MarkFields]:
             detector=mark.detector,
             detector_version=mark.detector_version,
             confidence=round(mark.confidence, 4),
+            # Hidden content is removed from every release: it starts (and stays) accepted.
+            decision=Mark.Decision.ACCEPTED
+            if mark.category == HIDDEN_CONTENT
+            else Mark.Decision.PENDING,
             text_hash=mark.text_hash,
             needs_manual_review=mark.needs_manual_review or "",
         )

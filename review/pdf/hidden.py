@@ -1,0 +1,371 @@
+"""Find content a reader of the page cannot see (Django-free).
+
+The reviewer approves what the page image shows. Whatever else a PDF carries on a page
+is hidden content: detection shows it to the reviewer as `hidden_content` marks,
+`sanitize` removes it, and the release gate (`verify`) runs this same analysis on the
+output and fails with `unseen_content` if anything is left. The kinds:
+
+- `outside_crop_box`: text, or a whole image, outside the crop box (or the media box);
+- `covered`: text, or a whole image, painted over later by an opaque fill or image;
+- `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying over the
+  scanned image it was read from is not hidden: the reviewer saw the image);
+- `same_colour`: text in the colour of what lies behind it (white on white);
+- `tiny`: text under 1 pt;
+- `clipped`: text cut away by a clipping path;
+- `hidden_layer`: text or images in an optional-content group that is off;
+- `hidden_annotation`: an annotation that is hidden, or has contents but no appearance.
+
+Everything is measured in PyMuPDF's unrotated page space (as `get_text` reports it),
+where the visible area is the crop box's size from the origin. The analysis works per
+glyph, from MuPDF's ordered record of what was painted (`get_texttrace`, whose `seqno`
+indexes `get_bboxlog`, and `get_drawings` for fill colours and opacity).
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import pymupdf
+
+OUTSIDE_CROP_BOX = "outside_crop_box"
+COVERED = "covered"
+INVISIBLE = "invisible"
+SAME_COLOUR = "same_colour"
+TINY = "tiny"
+CLIPPED = "clipped"
+HIDDEN_LAYER = "hidden_layer"
+HIDDEN_ANNOTATION = "hidden_annotation"
+KINDS = (
+    OUTSIDE_CROP_BOX,
+    COVERED,
+    INVISIBLE,
+    SAME_COLOUR,
+    TINY,
+    CLIPPED,
+    HIDDEN_LAYER,
+    HIDDEN_ANNOTATION,
+)
+
+TINY_PT = 1.0
+# Channel difference (0-1) under which text and its background are the same colour.
+SAME_COLOUR_DELTA = 0.03
+# Share of a glyph's box a later opaque shape must cover to hide it.
+COVERED_SHARE = 0.9
+OPAQUE = 0.99
+HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
+OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
+# Without the clip flag and with an unbounded clip, extraction keeps every glyph.
+UNCLIPPED_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_CLIP
+CLIPPED_FLAGS = pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP
+
+Quad = tuple[float, float, float, float]
+WHITE = (1.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class HiddenContent:
+    page: int  # 0-based
+    kind: str
+    rect: Quad | None  # unrotated page space; None when the page shows nothing of it
+    text: str  # the hidden text itself; "" for an image
+
+
+@dataclass(frozen=True)
+class HiddenGlyph:
+    """One hidden glyph (or image), as sanitize removes it."""
+
+    kind: str
+    rect: Quad
+    text: str
+    seqno: int
+
+
+@dataclass(frozen=True)
+class PageAnalysis:
+    hidden: list[HiddenGlyph]
+    visible: list[Quad]  # boxes of the glyphs a reader sees (sanitize must keep them)
+
+
+def find_hidden(pdf: bytes | str | pathlib.Path | pymupdf.Document) -> list[HiddenContent]:
+    """Every piece of hidden content of every page, runs of glyphs of one kind merged."""
+    if isinstance(pdf, pymupdf.Document):
+        doc = pdf
+    elif isinstance(pdf, bytes):
+        doc = pymupdf.open(stream=pdf, filetype="pdf")
+    else:
+        doc = pymupdf.open(pdf, filetype="pdf")
+    try:
+        layered = layers_on(doc)
+        found: list[HiddenContent] = []
+        for page in doc:
+            analysis = analyse_page(page, layered[page.number] if layered else None)
+            found.extend(_merged(page.number, analysis.hidden))
+            found.extend(_hidden_annotations(page))
+        return found
+    finally:
+        if doc is not pdf:
+            doc.close()
+
+
+def analyse_page(page: pymupdf.Page, layered: pymupdf.Page | None = None) -> PageAnalysis:
+    """Classify every glyph and image of `page`. `layered` is the same page with every
+    optional-content group on (see `layers_on`), to find what an off layer hides."""
+    crop = page.cropbox
+    visible_area: Quad = (0.0, 0.0, crop.width, crop.height)
+    log = page.get_bboxlog()
+    trace = page.get_texttrace()
+    painters = _Painters(page, log) if any(_covers(kind) for kind, _ in log) else None
+    clip_kept = _clip_kept(page) if trace else set()
+    hidden: list[HiddenGlyph] = []
+    visible: list[Quad] = []
+    for span in trace:
+        seqno = span["seqno"]
+        kind = None
+        for char in span["chars"]:
+            rect = _quad(char[3])
+            if _area(rect) == 0:
+                # The second letter of a ligature ("fi") has no box of its own: it
+                # shares the fate of the glyph it belongs to.
+                rect = _point_box(char[2])
+            else:
+                kind = _glyph_kind(span, char, rect, visible_area, clip_kept, painters, seqno)
+            if kind is None:
+                visible.append(rect)
+            else:
+                hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno))
+    for seqno, (kind, bbox) in enumerate(log):
+        if kind != "fill-image":
+            continue
+        rect = _quad(bbox)
+        if not _intersects(rect, visible_area):
+            hidden.append(HiddenGlyph(OUTSIDE_CROP_BOX, rect, "", seqno))
+        elif painters is not None and painters.covered(rect, seqno, whole=True):
+            hidden.append(HiddenGlyph(COVERED, rect, "", seqno))
+    if layered is not None:
+        hidden.extend(_off_layer_content(layered, page))
+    return PageAnalysis(hidden=hidden, visible=visible)
+
+
+def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:
+    """A second copy of `doc` with every optional-content group on, or None when no
+    group is off. MuPDF leaves off-layer content out of every trace and extraction."""
+    if not any(not group["on"] for group in doc.get_ocgs().values()):
+        return None
+    copy = pymupdf.open("pdf", doc.tobytes())
+    for config in copy.layer_ui_configs():
+        copy.set_layer_ui_config(config["number"], pymupdf.PDF_OC_ON)
+    return copy
+
+
+def _off_layer_content(layered: pymupdf.Page, page: pymupdf.Page) -> Iterator[HiddenGlyph]:
+    off = {group["name"] for group in page.parent.get_ocgs().values() if not group["on"]}
+    for span in layered.get_texttrace():
+        if span.get("layer") in off:
+            for char in span["chars"]:
+                yield HiddenGlyph(HIDDEN_LAYER, _quad(char[3]), chr(char[0]), span["seqno"])
+    for seqno, (kind, bbox, layer) in enumerate(layered.get_bboxlog(layers=True)):
+        if kind == "fill-image" and layer in off:
+            yield HiddenGlyph(HIDDEN_LAYER, _quad(bbox), "", seqno)
+
+
+def _glyph_kind(
+    span: dict,
+    char: tuple,
+    rect: Quad,
+    visible_area: Quad,
+    clip_kept: set[tuple[str, int, int]],
+    painters: _Painters | None,
+    seqno: int,
+) -> str | None:
+    if not _contains_point(visible_area, _centre(rect)):
+        return OUTSIDE_CROP_BOX
+    if span["type"] == 3 or span.get("opacity", 1.0) <= 0.0:
+        over_image = painters is not None and painters.image_below(rect, seqno)
+        if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
+            return None  # an OCR layer over its scan; sanitize drops it anyway
+        return INVISIBLE
+    if span["size"] < TINY_PT:
+        return TINY
+    if _char_key(char) not in clip_kept:
+        return CLIPPED
+    if painters is not None and painters.covered(rect, seqno):
+        return COVERED
+    background = painters.background(rect, seqno) if painters is not None else WHITE
+    if background is not None and _same_colour(_rgb(span["color"]), background):
+        return SAME_COLOUR
+    return None
+
+
+def _clip_kept(page: pymupdf.Page) -> set[tuple[str, int, int]]:
+    """Glyphs that survive their clipping paths, keyed by character and origin."""
+    textpage = page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
+    kept = set()
+    for block in page.get_text("rawdict", textpage=textpage)["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    kept.add(_key(char["c"], char["origin"]))
+    return kept
+
+
+def _char_key(char: tuple) -> tuple[str, int, int]:
+    return _key(chr(char[0]), char[2])
+
+
+def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
+    return c, round(origin[0] * 4), round(origin[1] * 4)
+
+
+def _covers(kind: str) -> bool:
+    return kind in ("fill-path", "fill-image", "fill-shade")
+
+
+class _Painters:
+    """The opaque fills and images of a page, in painting order."""
+
+    def __init__(self, page: pymupdf.Page, log: list) -> None:
+        self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
+        fills = {}
+        if any(kind == "fill-path" for kind, _ in log):
+            for drawing in page.get_drawings():
+                if drawing.get("fill") is not None:
+                    fills[drawing["seqno"]] = drawing
+        masked = {
+            _rounded(_quad(info["bbox"])) for info in page.get_image_info() if info.get("has-mask")
+        }
+        for seqno, (kind, bbox) in enumerate(log):
+            rect = _quad(bbox)
+            if kind == "fill-path":
+                drawing = fills.get(seqno)
+                if drawing is None or (drawing.get("fill_opacity") or 1.0) < OPAQUE:
+                    continue
+                if not _is_rectangle(drawing):
+                    continue  # a curve or polygon: its bounding box overstates it
+                self.shapes.append((seqno, rect, _rgb(drawing["fill"]), False))
+            elif kind == "fill-image" and _rounded(rect) not in masked:
+                self.shapes.append((seqno, rect, None, True))
+            elif kind == "fill-shade":
+                self.shapes.append((seqno, rect, None, False))
+
+    def covered(self, rect: Quad, seqno: int, *, whole: bool = False) -> bool:
+        share = 1.0 if whole else COVERED_SHARE
+        area = _area(rect)
+        return any(
+            later > seqno and _overlap(rect, shape) >= share * area
+            for later, shape, _, _ in self.shapes
+        )
+
+    def image_below(self, rect: Quad, seqno: int) -> bool:
+        return any(
+            is_image and earlier < seqno and _contains_point(shape, _centre(rect))
+            for earlier, shape, _, is_image in self.shapes
+        )
+
+    def background(self, rect: Quad, seqno: int) -> tuple[float, float, float] | None:
+        """The colour behind `rect`: the last opaque fill painted before it, white for
+        the bare page, None when it is an image or a shading (colour unknown)."""
+        for earlier, shape, colour, _ in reversed(self.shapes):
+            if earlier < seqno and _contains_point(shape, _centre(rect)):
+                return colour
+        return WHITE
+
+
+def _is_rectangle(drawing: dict) -> bool:
+    items = drawing.get("items", ())
+    if all(item[0] in ("re", "qu") for item in items):
+        return True
+    # Four straight sides that close on the drawing's own box: a rectangle too.
+    rect = drawing["rect"]
+    points = [point for item in items if item[0] == "l" for point in item[1:3]]
+    return (
+        len(items) in (3, 4)
+        and all(item[0] == "l" for item in items)
+        and all(
+            (abs(p.x - rect.x0) < 0.5 or abs(p.x - rect.x1) < 0.5)
+            and (abs(p.y - rect.y0) < 0.5 or abs(p.y - rect.y1) < 0.5)
+            for p in points
+        )
+    )
+
+
+def _hidden_annotations(page: pymupdf.Page) -> Iterator[HiddenContent]:
+    for annot in page.annots():
+        text = str(annot.info.get("content", "") or "")
+        no_appearance = page.parent.xref_get_key(annot.xref, "AP")[0] == "null"
+        if annot.flags & HIDDEN_ANNOT_FLAGS or (no_appearance and text.strip()):
+            yield HiddenContent(page.number, HIDDEN_ANNOTATION, _quad(annot.rect), text)
+
+
+def _merged(page: int, glyphs: Iterable[HiddenGlyph]) -> Iterator[HiddenContent]:
+    """Consecutive glyphs of one kind and one painting operation become one finding."""
+    run: list[HiddenGlyph] = []
+    for glyph in [*glyphs, None]:
+        if run and (glyph is None or (glyph.kind, glyph.seqno) != (run[0].kind, run[0].seqno)):
+            rect = (
+                min(g.rect[0] for g in run),
+                min(g.rect[1] for g in run),
+                max(g.rect[2] for g in run),
+                max(g.rect[3] for g in run),
+            )
+            yield HiddenContent(page, run[0].kind, rect, "".join(g.text for g in run).strip())
+            run = []
+        if glyph is not None:
+            run.append(glyph)
+
+
+def _rgb(colour: Sequence[float] | float | int | None) -> tuple[float, float, float]:
+    if colour is None:
+        return (0.0, 0.0, 0.0)
+    if isinstance(colour, int | float):  # sRGB packed as an int by some PyMuPDF calls
+        value = int(colour)
+        return ((value >> 16 & 255) / 255, (value >> 8 & 255) / 255, (value & 255) / 255)
+    values = tuple(float(v) for v in colour)
+    if len(values) == 1:
+        return (values[0], values[0], values[0])
+    if len(values) == 4:
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    if len(values) == 3:
+        return (values[0], values[1], values[2])
+    return (0.0, 0.0, 0.0)
+
+
+def _same_colour(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) < SAME_COLOUR_DELTA
+
+
+def _quad(rect: Sequence[float] | pymupdf.Rect) -> Quad:
+    return (float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3]))
+
+
+def _point_box(origin: Sequence[float]) -> Quad:
+    x, y = float(origin[0]), float(origin[1])
+    return (x, y - 0.01, x + 0.01, y)
+
+
+def _rounded(rect: Quad) -> tuple[int, int, int, int]:
+    return (round(rect[0]), round(rect[1]), round(rect[2]), round(rect[3]))
+
+
+def _area(rect: Quad) -> float:
+    return max(0.0, rect[2] - rect[0]) * max(0.0, rect[3] - rect[1])
+
+
+def _overlap(a: Quad, b: Quad) -> float:
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+def _intersects(a: Quad, b: Quad) -> bool:
+    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
+
+
+def _centre(rect: Quad) -> tuple[float, float]:
+    return ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
+
+
+def _contains_point(rect: Quad, point: tuple[float, float]) -> bool:
+    return rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
