@@ -51,16 +51,19 @@ class ExportFormatNegotiation(DefaultContentNegotiation):
     settings = _NoFormatOverride()  # type: ignore[assignment]
 
 
+CONTROL_FREE = r"^[^\x00-\x1f\x7f]+$"  # empty is the other branch: "any"
+
+
 class ControlFreeFilter(serializers.CharField):
-    """A text filter. Ledger values never hold control characters; the schema says so (a
-    pattern), so a filter holding one is invalid input, reported once, not a valid filter
-    refused."""
+    """A text filter, empty meaning "any". Ledger values never hold control characters;
+    the schema says so (a pattern, beside the empty branch DRF adds), so a filter holding
+    one is invalid input, reported once, not a valid filter refused."""
 
     def __init__(self, **kwargs: Any) -> None:
         # Not trimmed: the value is matched exactly, as the schema describes it.
         super().__init__(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
         self.validators = [
-            RegexValidator(r"^[^\x00-\x1f\x7f]+$", "control characters are not allowed")
+            RegexValidator(CONTROL_FREE, "control characters are not allowed")
             if isinstance(v, ProhibitNullCharactersValidator)
             else v
             for v in self.validators
