@@ -121,6 +121,11 @@ class Document(models.Model):
     )
     job_key = models.CharField(max_length=64, unique=True)
     policy_version = models.PositiveIntegerField()
+    permission_flags = models.BooleanField(
+        default=False,
+        help_text="The source was encrypted with an owner password only (permission flags "
+        "such as no-copy or no-print); the release is a full rewrite without them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -144,6 +149,7 @@ class Document(models.Model):
         size: int,
         page_count: int,
         original_path: str,
+        permission_flags: bool = False,
     ) -> Document:
         """An unsaved document of `submission` under its policy version, with its job
         key: the one way to make a Document (admission, tests, benchmarks)."""
@@ -161,6 +167,7 @@ class Document(models.Model):
                 policy_version=submission.policy_version,
             ),
             policy_version=submission.policy_version,
+            permission_flags=permission_flags,
         )
 
 

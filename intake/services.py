@@ -97,6 +97,7 @@ class _Checked:
     size: int
     page_count: int = 0
     repaired: bool = False
+    permission_flags: bool = False
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -152,6 +153,7 @@ def _check_file(incoming: IncomingFile, index: int) -> _Checked:
     except PdfRejected as rejected:
         return refuse(rejected.code, rejected.message)
     checked.page_count, checked.repaired = result.page_count, result.repaired
+    checked.permission_flags = result.permission_flags
     return checked
 
 
@@ -438,6 +440,7 @@ def _persist(
                 size=c.size,
                 page_count=c.page_count,
                 original_path=original_path,
+                permission_flags=c.permission_flags,
             )
             for c, original_path in zip(checked, stored, strict=True)
         ]
@@ -466,6 +469,7 @@ def _persist(
                     "pages": c.page_count,
                     "bytes": c.size,
                     "repaired": c.repaired,
+                    "permission_flags": c.permission_flags,
                     "lane": "high" if high_lane else "default",
                 },
             )

@@ -41,6 +41,7 @@ def _document_status(document: Document) -> dict[str, Any]:
         "hold": item.hold,
         "deadline": item.deadline,
         "output_sha256": artifact.signed_sha256 if artifact else None,
+        "permission_flags": document.permission_flags,
     }
 
 
@@ -59,6 +60,10 @@ class DocumentStatusSerializer(DocumentOutSerializer):
         allow_null=True, help_text="SHA-256 of the signed output, once signed."
     )
     redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
+    permission_flags = serializers.BooleanField(
+        help_text="The source carried an owner password's permission flags (no-copy, "
+        "no-print); the released file is a full rewrite without them."
+    )
 
 
 class SubmissionStatusSerializer(SubmissionFieldsSerializer):

@@ -271,3 +271,16 @@ def redaction_log_csv(rows: list[dict[str, Any]]) -> str:
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
+
+
+def failure_explained(reason: str) -> str:
+    """A stored failure reason in words: for a failed release gate, each check and the
+    pages it failed on (`verification_failed:unseen_content@p2,5;text_under_box@p1`)."""
+    prefix = "verification_failed:"
+    if not reason.startswith(prefix):
+        return reason
+    checks = []
+    for check in reason[len(prefix) :].split(";"):
+        code, _, pages = check.partition("@p")
+        checks.append(f"{code} on page {pages.replace(',', ', ')}" if pages else code)
+    return "Release gate failed: " + "; ".join(checks)

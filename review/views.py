@@ -102,6 +102,9 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         "escalation_queues": [Queue.SENIOR_REVIEW, Queue.COMPLIANCE_REVIEW],
         **view_model,
         "marks_json": view_model["marks"],
+        "failure": selectors.failure_explained(item.last_failure_reason)
+        if item.last_failure_reason
+        else "",
         "flags": [
             f
             for f in health.consistency_flags(submission_id=item.document.submission_id)

@@ -5,7 +5,8 @@ is hidden content: detection shows it to the reviewer as `hidden_content` marks,
 `sanitize` removes it, and the release gate (`verify`) runs this same analysis on the
 output and fails with `unseen_content` if anything is left. The kinds:
 
-- `outside_crop_box`: text, or a whole image, outside the crop box (or the media box);
+- `outside_crop_box`: glyphs or images wholly outside the crop box (or the media box);
+  a glyph the page edge cuts through was partly seen and stays;
 - `covered`: text, or a whole image, painted over later by an opaque fill or image;
 - `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying over the
   scanned image it was read from is not hidden: the reviewer saw the image);
@@ -179,8 +180,8 @@ def _glyph_kind(
     painters: _Painters | None,
     seqno: int,
 ) -> str | None:
-    if not _contains_point(visible_area, _centre(rect)):
-        return OUTSIDE_CROP_BOX
+    if not _intersects(rect, visible_area):
+        return OUTSIDE_CROP_BOX  # wholly: a glyph cut by the edge was partly seen
     if span["type"] == 3 or span.get("opacity", 1.0) <= 0.0:
         over_image = painters is not None and painters.image_below(rect, seqno)
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:

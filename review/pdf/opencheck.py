@@ -40,6 +40,10 @@ class PdfRejected(Exception):
 class OpenCheck:
     page_count: int
     repaired: bool
+    # Encrypted with an owner password only (permission flags such as no-copy or
+    # no-print): the content opens without a password, and the release is a full
+    # rewrite without encryption, so the flags do not carry over.
+    permission_flags: bool = False
 
 
 def has_pdf_magic(head: bytes) -> bool:
@@ -47,7 +51,8 @@ def has_pdf_magic(head: bytes) -> bool:
 
 
 def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
-    """Open with PyMuPDF and check encryption, page count and structural damage."""
+    """Open with PyMuPDF and check for a user password, the page count and structural
+    damage. A file encrypted with an owner password only opens and is admitted."""
     pymupdf.TOOLS.mupdf_warnings(reset=True)
     try:
         if isinstance(source, bytes):
@@ -57,11 +62,9 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
     except Exception as exc:  # MuPDF raises several types for unreadable input
         raise PdfRejected("malformed", "the file could not be opened as a PDF") from exc
     with doc:
-        # Refused even when it opens without a password (owner password only): an
-        # encrypted file's restrictions and encryption would not survive the rewrite
-        # unnoticed, and the requester must supply the unprotected original.
-        if doc.needs_pass or doc.is_encrypted or doc.metadata.get("encryption"):
-            raise PdfRejected("encrypted", "the PDF is encrypted or password-protected")
+        if doc.needs_pass:
+            raise PdfRejected("encrypted", "the PDF needs a password to open")
+        permission_flags = bool(doc.is_encrypted or doc.metadata.get("encryption"))
         if doc.page_count == 0:
             raise PdfRejected("malformed", "the PDF has no pages")
         if doc.page_count > max_pages:
@@ -78,4 +81,6 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
             problems = set(pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines())
             if problems - ROUTINE_REPAIR_MESSAGES:
                 raise PdfRejected("malformed", "the PDF is damaged (truncated or corrupt)")
-        return OpenCheck(page_count=doc.page_count, repaired=repaired)
+        return OpenCheck(
+            page_count=doc.page_count, repaired=repaired, permission_flags=permission_flags
+        )

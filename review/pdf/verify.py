@@ -144,6 +144,7 @@ def _check(
     redacted -= {token for raw in stamp_tokens for token in _tokens(raw)}
 
     found: Counter[str] = Counter()
+    out_layered = layers_on(out)
     for page_no, page in enumerate(out):
         page_words = _page_words(page, with_hidden=False)
         page_boxes = boxes.get(page_no, no_boxes)
@@ -154,7 +155,7 @@ def _check(
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
-        unseen = analyse_page(page).hidden
+        unseen = analyse_page(page, out_layered[page_no] if out_layered else None).hidden
         if unseen:
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
         # Distinctive tokens are searched as whole words anywhere in the page text (a

@@ -4,6 +4,7 @@ verify, store and sign the approved marks, and hand out the signed output."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import partial
 
 from cryptography import x509
@@ -31,7 +32,7 @@ from review.models import Approval, Artifact, Claim, ItemState, Mark, ReviewItem
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.sign import make_signer, sign_pdf
-from review.pdf.verify import verify
+from review.pdf.verify import Failure, verify
 from review.selectors import (
     latest_proposal,
     original_bytes,
@@ -157,10 +158,7 @@ def _render_verified(
     output = sanitize(burned)
     report = verify(original, output, marks)
     if not report.ok:
-        # Codes and pages only: the report never carries text.
-        raise PermanentFailure(
-            "verification_failed:" + ",".join(sorted({f.code for f in report.failures}))
-        )
+        raise PermanentFailure(gate_failure_reason(report.failures))
     path, digest = _store_derivative(output)
     try:
         with transaction.atomic(durable=True):
@@ -182,6 +180,23 @@ def _render_verified(
     except IntegrityError:
         # A concurrent delivery stored the same output first: use its row.
         return Artifact.objects.get(document=item.document, proposal=proposal)
+
+
+def gate_failure_reason(failures: Sequence[Failure]) -> str:
+    """Which check failed on which pages, for compliance: `verification_failed:` then
+    `code@p2,5` per check (pages 1-based), `;`-separated. Codes and pages only: the
+    report never carries text. Fits the 200 characters a failure reason keeps."""
+    pages: dict[str, set[int]] = {}
+    for failure in failures:
+        on = pages.setdefault(failure.code, set())
+        if failure.page is not None:
+            on.add(failure.page + 1)
+    checks = [
+        code + ("@p" + ",".join(str(p) for p in sorted(on)) if on else "")
+        for code, on in sorted(pages.items())
+    ]
+    reason = "verification_failed:" + ";".join(checks)
+    return reason if len(reason) <= 200 else reason[:197] + "..."
 
 
 def _sign(*, item: ReviewItem, artifact: Artifact, approval: Approval, actor: Actor) -> Artifact:

@@ -90,7 +90,6 @@ def test_reused_idempotency_key_with_a_different_payload_is_refused_with_409(api
         ("zero_bytes", "empty_file"),
         ("text_named_pdf", "not_pdf"),
         ("encrypted", "encrypted"),
-        ("owner_password_only", "encrypted"),
         ("truncated", "malformed"),
         ("too_many_pages", "too_many_pages"),
         ("too_large", "too_large"),
@@ -111,8 +110,6 @@ def test_bad_submission_gets_a_named_400_and_is_recorded_as_rejected(
         files = [upload("notes.pdf", b"Just some plain text, not a PDF at all.\n")]
     elif case == "encrypted":
         files = [upload("sealed.pdf", encrypted_pdf_bytes())]
-    elif case == "owner_password_only":
-        files = [upload("restricted.pdf", owner_password_pdf_bytes())]
     elif case == "truncated":
         whole = pdf_bytes(3, text="A long enough line of text to make the file bigger " * 3)
         files = [upload("cut.pdf", whole[: len(whole) // 2])]
@@ -145,6 +142,25 @@ def test_bad_submission_gets_a_named_400_and_is_recorded_as_rejected(
     event = AuditEvent.objects.get(event_type="SCHEMA_REJECT")
     assert event.correlation_id == "corr-reject-1"
     assert Submission.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_pdf_with_an_owner_password_only_is_admitted_and_its_permission_flags_noted(api):
+    response = submit(api, files=[upload("restricted.pdf", owner_password_pdf_bytes())])
+
+    assert response.status_code == 201, response.content
+    (document,) = response.json()["documents"]
+    assert Document.objects.get(pk=document["id"]).permission_flags is True
+    status = api.get(f"/api/v1/documents/{document['id']}/").json()
+    assert status["permission_flags"] is True
+
+
+@pytest.mark.django_db
+def test_pdf_that_needs_a_password_to_open_is_still_refused_as_encrypted(api):
+    response = submit(api, files=[upload("sealed.pdf", encrypted_pdf_bytes())])
+
+    assert response.status_code == 400
+    assert _error_codes(response) == {"encrypted"}
 
 
 @pytest.mark.django_db

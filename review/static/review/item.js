@@ -17,7 +17,11 @@
   function say(text) { notice.textContent = text; notice.hidden = false; }
   function dirty() { return Object.keys(changes).length > 0 || added.length > 0; }
 
+  const HIDDEN = "hidden_content";
   function label(m) {
+    if (m.category === HIDDEN) {
+      return "Page " + (m.page + 1) + ", hidden content (" + m.manual.replace(/_/g, " ") + "), removed on release";
+    }
     return "Page " + (m.page + 1) + ", " + m.category + ", " + m.decision;
   }
   function render() {
@@ -44,12 +48,19 @@
       const item = document.createElement("li");
       item.className = i === current ? "current" : "";
       item.innerHTML = "<span></span> <label>reason <input></label>";
-      item.querySelector("span").textContent = label(m) + (m.manual ? " (" + m.manual + ")" : "");
+      item.querySelector("span").textContent = label(m) + (m.manual && m.category !== HIDDEN ? " (" + m.manual + ")" : "");
+      if (m.category === HIDDEN) {
+        // The page image cannot show hidden content: the reviewer reads it here.
+        const hidden = document.createElement("q");
+        hidden.className = "hidden-text";
+        hidden.textContent = m.hidden_text;
+        item.insertBefore(hidden, item.querySelector("label"));
+      }
       const reason = item.querySelector("input");
       reason.value = m.reason;
       reason.setAttribute("list", "reasons");
       reason.setAttribute("aria-label", "Legal reason for " + label(m));
-      reason.disabled = config.read_only || !m.key;
+      reason.disabled = config.read_only || !m.key || m.category === HIDDEN;
       reason.addEventListener("change", function () {
         if (!reason.value.trim()) { say("A legal reason is required."); reason.value = m.reason; return; }
         m.reason = reason.value.trim();
@@ -75,8 +86,12 @@
   function decide(decision, wholeGroup) {
     if (config.read_only || current < 0) { return; }
     const target = marks[current];
+    if (target.category === HIDDEN) {
+      say("Hidden content is always removed from the release. Draw a box over what matters, or escalate.");
+      return;
+    }
     marks.forEach(function (m) {
-      if (m === target || (wholeGroup && m.group && m.group === target.group)) {
+      if (m.category !== HIDDEN && (m === target || (wholeGroup && m.group && m.group === target.group))) {
         m.decision = decision;
         record(m);
       }
