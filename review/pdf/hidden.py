@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pymupdf
 
@@ -57,9 +57,10 @@ COVERED_SHARE = 0.9
 OPAQUE = 0.99
 HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
-# Without the clip flag and with an unbounded clip, extraction keeps every glyph.
-UNCLIPPED_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_CLIP
-CLIPPED_FLAGS = pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP
+OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
+# With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
+# ligatures are expanded so characters count as in the trace.
+CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 
 Quad = tuple[float, float, float, float]
 WHITE = (1.0, 1.0, 1.0)
@@ -84,9 +85,28 @@ class HiddenGlyph:
 
 
 @dataclass(frozen=True)
+class _Span:
+    box: Quad
+    chars: Sequence[tuple]  # MuPDF's (unicode, glyph, origin, bbox) of the seen glyphs
+
+
+@dataclass(frozen=True)
 class PageAnalysis:
     hidden: list[HiddenGlyph]
-    visible: list[Quad]  # boxes of the glyphs a reader sees (sanitize must keep them)
+    visible: list[_Span]  # what a reader sees, by span (sanitize must keep it)
+    # Invisible OCR text over its scan: seen as the image, dropped by sanitize all the same.
+    ocr_layer: list[Quad] = field(default_factory=list)
+
+    @property
+    def has_invisible_text(self) -> bool:
+        return bool(self.ocr_layer) or any(g.kind == INVISIBLE for g in self.hidden)
+
+    def touches_visible(self, rect: Quad) -> bool:
+        """Whether `rect` meets a glyph a reader sees."""
+        return any(
+            _intersects(rect, span.box) and any(_intersects(rect, _quad(c[3])) for c in span.chars)
+            for span in self.visible
+        )
 
 
 def find_hidden(pdf: bytes | str | pathlib.Path | pymupdf.Document) -> list[HiddenContent]:
@@ -110,43 +130,77 @@ def find_hidden(pdf: bytes | str | pathlib.Path | pymupdf.Document) -> list[Hidd
             doc.close()
 
 
-def analyse_page(page: pymupdf.Page, layered: pymupdf.Page | None = None) -> PageAnalysis:
+def analyse_page(
+    page: pymupdf.Page,
+    layered: pymupdf.Page | None = None,
+    *,
+    clipped_text: pymupdf.TextPage | None = None,
+) -> PageAnalysis:
     """Classify every glyph and image of `page`. `layered` is the same page with every
-    optional-content group on (see `layers_on`), to find what an off layer hides."""
+    optional-content group on (see `layers_on`), to find what an off layer hides.
+    `clipped_text` is the page's text extracted with `CLIPPED_FLAGS`, when the caller
+    has it already.
+
+    Most spans are plainly visible: inside the page, not white, with no fill or image
+    over or under them and no clipping on the page. Those are settled as a whole; only
+    the others are looked at glyph by glyph."""
     crop = page.cropbox
-    visible_area: Quad = (0.0, 0.0, crop.width, crop.height)
+    area: Quad = (0.0, 0.0, crop.width, crop.height)
     log = page.get_bboxlog()
     trace = page.get_texttrace()
     painters = _Painters(page, log) if any(_covers(kind) for kind, _ in log) else None
-    clip_kept = _clip_kept(page) if trace else set()
+    clip_kept = _clip_kept(page, trace, clipped_text) if trace else None
     hidden: list[HiddenGlyph] = []
-    visible: list[Quad] = []
+    visible: list[_Span] = []
+    ocr_layer: list[Quad] = []
     for span in trace:
         seqno = span["seqno"]
-        kind = None
+        box = _quad(span["bbox"])
+        span_kind = _span_kind(span, box, painters)
+        if span_kind == OCR_LAYER:
+            ocr_layer.append(box)
+            span_kind = None
+        colour = _rgb(span["color"])
+        if (
+            span_kind is None
+            and _within(box, area)
+            and clip_kept is None
+            and (painters is None or painters.untouched(box))
+            and not _same_colour(colour, WHITE)
+        ):
+            visible.append(_Span(box, span["chars"]))
+            continue
+        seen = []
+        kind = span_kind
         for char in span["chars"]:
             rect = _quad(char[3])
             if _area(rect) == 0:
                 # The second letter of a ligature ("fi") has no box of its own: it
                 # shares the fate of the glyph it belongs to.
                 rect = _point_box(char[2])
+            elif not _intersects(rect, area):
+                kind = OUTSIDE_CROP_BOX  # wholly: a glyph cut by the edge was partly seen
+            elif span_kind is not None:
+                kind = span_kind
             else:
-                kind = _glyph_kind(span, char, rect, visible_area, clip_kept, painters, seqno)
+                kind = _glyph_kind(char, rect, colour, clip_kept, painters, seqno)
             if kind is None:
-                visible.append(rect)
+                seen.append(char)
             else:
                 hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno))
+        if seen:
+            visible.append(_Span(box, tuple(seen)))
     for seqno, (kind, bbox) in enumerate(log):
         if kind != "fill-image":
             continue
         rect = _quad(bbox)
-        if not _intersects(rect, visible_area):
+        if not _intersects(rect, area):
             hidden.append(HiddenGlyph(OUTSIDE_CROP_BOX, rect, "", seqno))
         elif painters is not None and painters.covered(rect, seqno, whole=True):
             hidden.append(HiddenGlyph(COVERED, rect, "", seqno))
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page))
-    return PageAnalysis(hidden=hidden, visible=visible)
+    return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
 
 
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:
@@ -171,44 +225,60 @@ def _off_layer_content(layered: pymupdf.Page, page: pymupdf.Page) -> Iterator[Hi
             yield HiddenGlyph(HIDDEN_LAYER, _quad(bbox), "", seqno)
 
 
-def _glyph_kind(
-    span: dict,
-    char: tuple,
-    rect: Quad,
-    visible_area: Quad,
-    clip_kept: set[tuple[str, int, int]],
-    painters: _Painters | None,
-    seqno: int,
-) -> str | None:
-    if not _intersects(rect, visible_area):
-        return OUTSIDE_CROP_BOX  # wholly: a glyph cut by the edge was partly seen
-    if span["type"] == 3 or span.get("opacity", 1.0) <= 0.0:
-        over_image = painters is not None and painters.image_below(rect, seqno)
+def _span_kind(span: dict, box: Quad, painters: _Painters | None) -> str | None:
+    """What hides a whole span: its render mode, its opacity, its size."""
+    if span["type"] in (2, 3) or span.get("opacity", 1.0) <= 0.0:  # clip-only or no paint
+        over_image = painters is not None and painters.image_below(box, span["seqno"])
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
-            return None  # an OCR layer over its scan; sanitize drops it anyway
+            return OCR_LAYER
         return INVISIBLE
     if span["size"] < TINY_PT:
         return TINY
-    if _char_key(char) not in clip_kept:
+    return None
+
+
+def _glyph_kind(
+    char: tuple,
+    rect: Quad,
+    colour: tuple[float, float, float],
+    clip_kept: set[tuple[str, int, int]] | None,
+    painters: _Painters | None,
+    seqno: int,
+) -> str | None:
+    if clip_kept is not None and _char_key(char) not in clip_kept:
         return CLIPPED
     if painters is not None and painters.covered(rect, seqno):
         return COVERED
     background = painters.background(rect, seqno) if painters is not None else WHITE
-    if background is not None and _same_colour(_rgb(span["color"]), background):
+    if background is not None and _same_colour(colour, background):
         return SAME_COLOUR
     return None
 
 
-def _clip_kept(page: pymupdf.Page) -> set[tuple[str, int, int]]:
-    """Glyphs that survive their clipping paths, keyed by character and origin."""
-    textpage = page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
+def _clip_kept(
+    page: pymupdf.Page, trace: list[dict], clipped: pymupdf.TextPage | None
+) -> set[tuple[str, int, int]] | None:
+    """Glyphs that survive their clipping paths, keyed by character and origin; None
+    when clipping cuts no glyph on the page (the common case: the clip-aware text has
+    as many characters as the trace)."""
+    clipped = clipped or clipped_textpage(page)
+    traced = sum(1 for span in trace for char in span["chars"] if not chr(char[0]).isspace())
+    text = page.get_text("text", textpage=clipped)
+    if traced == sum(1 for c in text if not c.isspace()):
+        return None
     kept = set()
-    for block in page.get_text("rawdict", textpage=textpage)["blocks"]:
+    for block in page.get_text("rawdict", textpage=clipped)["blocks"]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for char in span["chars"]:
                     kept.add(_key(char["c"], char["origin"]))
     return kept
+
+
+def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text as a reader sees it: everything a clipping path leaves, wherever
+    it lies (outside the crop box too), ligatures expanded."""
+    return page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
 
 
 def _char_key(char: tuple) -> tuple[str, int, int]:
@@ -233,9 +303,11 @@ class _Painters:
             for drawing in page.get_drawings():
                 if drawing.get("fill") is not None:
                     fills[drawing["seqno"]] = drawing
-        masked = {
-            _rounded(_quad(info["bbox"])) for info in page.get_image_info() if info.get("has-mask")
-        }
+        masked = (
+            {_rounded(_quad(i["bbox"])) for i in page.get_image_info() if i.get("has-mask")}
+            if any(kind == "fill-image" for kind, _ in log)
+            else set()
+        )
         for seqno, (kind, bbox) in enumerate(log):
             rect = _quad(bbox)
             if kind == "fill-path":
@@ -257,6 +329,10 @@ class _Painters:
             later > seqno and _overlap(rect, shape) >= share * area
             for later, shape, _, _ in self.shapes
         )
+
+    def untouched(self, box: Quad) -> bool:
+        """No fill, image or shading anywhere over or under `box`."""
+        return not any(_intersects(box, shape) for _, shape, _, _ in self.shapes)
 
     def image_below(self, rect: Quad, seqno: int) -> bool:
         return any(
@@ -358,6 +434,10 @@ def _overlap(a: Quad, b: Quad) -> float:
     width = min(a[2], b[2]) - max(a[0], b[0])
     height = min(a[3], b[3]) - max(a[1], b[1])
     return width * height if width > 0 and height > 0 else 0.0
+
+
+def _within(a: Quad, b: Quad) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
 
 
 def _intersects(a: Quad, b: Quad) -> bool:

@@ -72,17 +72,19 @@ def sanitize(pdf: bytes) -> bytes:
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
-        hidden_images: set[int] = set()
-        seen_images: set[int] = set()
+        hidden_image_boxes: dict[int, set[tuple[int, int, int, int]]] = {}
         for page in doc:
             analysis = analyse_page(page)
             _cut_hidden_glyphs(page, analysis)
-            hidden, seen = _images_by_visibility(page, analysis)
-            hidden_images |= hidden
-            seen_images |= seen
-            _drop_invisible_text(page)
+            boxes = {_rounded(glyph.rect) for glyph in analysis.hidden if not glyph.text}
+            if boxes:
+                hidden_image_boxes[page.number] = boxes
+            if analysis.has_invisible_text:
+                _drop_invisible_text(page)
             _delete_keys(doc, page.xref, PAGE_KEYS)
-        _blank_images(doc, hidden_images - seen_images)
+        if hidden_image_boxes:
+            for xref in _hidden_only_images(doc, hidden_image_boxes):
+                _blank_image(doc, xref)
         _blank_hidden_xobjects(doc, off_groups)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
         _drop_metadata_objects(doc)
@@ -112,7 +114,7 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     cuts = [
         glyph.rect
         for glyph in analysis.hidden
-        if glyph.text and not any(_meets(glyph.rect, seen) for seen in analysis.visible)
+        if glyph.text and not analysis.touches_visible(glyph.rect)
     ]
     if not cuts:
         return
@@ -125,30 +127,23 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     )
 
 
-def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
-
-
-def _images_by_visibility(page: pymupdf.Page, analysis: PageAnalysis) -> tuple[set[int], set[int]]:
-    """The image objects this page hides (wholly outside or covered) and those it shows.
-    An image object drawn both ways stays: emptying it would change what is seen."""
-    hidden_boxes = {_rounded(g.rect) for g in analysis.hidden if not g.text}
+def _hidden_only_images(
+    doc: pymupdf.Document, hidden_boxes: dict[int, set[tuple[int, int, int, int]]]
+) -> set[int]:
+    """The image objects drawn only where nobody sees them (wholly outside the crop box
+    or covered). One also drawn where it is seen stays: emptying it would show less."""
     hidden: set[int] = set()
     seen: set[int] = set()
-    for info in page.get_image_info(xrefs=True):
-        if info["xref"]:
-            target = hidden if _rounded(info["bbox"]) in hidden_boxes else seen
-            target.add(info["xref"])
-    return hidden, seen
+    for page in doc:
+        boxes = hidden_boxes.get(page.number, set())
+        for info in page.get_image_info(xrefs=True):
+            if info["xref"]:
+                (hidden if _rounded(info["bbox"]) in boxes else seen).add(info["xref"])
+    return hidden - seen
 
 
 def _rounded(rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
     return (round(rect[0]), round(rect[1]), round(rect[2]), round(rect[3]))
-
-
-def _blank_images(doc: pymupdf.Document, xrefs: set[int]) -> None:
-    for xref in xrefs:
-        _blank_image(doc, xref)
 
 
 def _blank_image(doc: pymupdf.Document, xref: int) -> None:

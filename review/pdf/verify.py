@@ -19,8 +19,8 @@ Checks (codes):
   content streams may encode text as glyph ids, so the raw scan is a best-effort extra.
   A token that also appears as *visible* text outside every box in the original (such
   as "and") is allowed up to that many occurrences in the extracted text and is not
-  searched in raw bytes; hidden duplicates (render mode 3, OCR layers, any hidden
-  content) give no allowance, so a hidden copy of a redacted value elsewhere is caught.
+  searched in raw bytes; a hidden copy of a redacted value elsewhere that the output
+  still holds fails as `unseen_content`.
   Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf.geometry import page_rect
-from review.pdf.hidden import analyse_page, layers_on
+from review.pdf.hidden import analyse_page, clipped_textpage, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
 
 # Words that only graze a box (a line box's leading, a neighbour cut at the box edge)
@@ -47,11 +47,6 @@ from review.pdf.redact import RedactionMark, check_page, open_pdf
 TOLERANCE_PT = 1.0
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
-# Extract without clipping (flag and unbounded clip rectangle): text placed off the page
-# is a hiding place. (Span alpha and char_flags come without TEXT_COLLECT_STYLES.)
-TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_MEDIABOX_CLIP
-HIDDEN_FONT = "GlyphLessFont"  # Tesseract's invisible OCR layer
-VISIBLE_CHAR_FLAGS = pymupdf.mupdf.FZ_STEXT_FILLED | pymupdf.mupdf.FZ_STEXT_STROKED
 # Stream kinds whose bytes are not text: skipped by the raw scan (speed, false hits).
 BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
 STRIP = "\"'()[]{}<>.,;:!?"
@@ -81,7 +76,7 @@ Quad = tuple[float, float, float, float]
 @dataclass
 class _PageWords:
     words: list[tuple[Quad, str]]
-    hidden: list[Quad]  # bboxes of invisible spans
+    hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         for rect, text in self.words:
@@ -127,26 +122,24 @@ def _check(
     redacted: set[str] = set()
     spellings: set[str] = set()  # the redacted tokens as written, for the byte search
     allowance: Counter[str] = Counter()  # visible occurrences outside every box
-    layered = layers_on(src)
-    original_pages = [
-        _page_words(page, with_hidden=True, layered=layered[page.number] if layered else None)
-        for page in src
-    ]
+    original_pages = [_page_words(clipped_textpage(page)) for page in src]
     for page_no, page_words in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
         for rect, text in page_words.words:
             if page_boxes.overlap(rect):
                 redacted.update(_tokens(text))
                 spellings.update(_raw_tokens(text))
-        for rect, text in page_words.visible():
-            if not page_boxes.touch(rect):
+            elif not page_boxes.touch(rect):
+                # Hidden copies count here too: whatever of them the output still
+                # holds fails the gate as `unseen_content`.
                 allowance.update(_tokens(text))
     redacted -= {token for raw in stamp_tokens for token in _tokens(raw)}
 
     found: Counter[str] = Counter()
     out_layered = layers_on(out)
     for page_no, page in enumerate(out):
-        page_words = _page_words(page, with_hidden=False)
+        textpage = clipped_textpage(page)
+        page_words = _page_words(textpage)
         page_boxes = boxes.get(page_no, no_boxes)
         under = sum(
             1
@@ -155,7 +148,9 @@ def _check(
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
-        unseen = analyse_page(page, out_layered[page_no] if out_layered else None).hidden
+        unseen = analyse_page(
+            page, out_layered[page_no] if out_layered else None, clipped_text=textpage
+        ).hidden
         if unseen:
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
         # Distinctive tokens are searched as whole words anywhere in the page text (a
@@ -171,8 +166,16 @@ def _check(
                 hits += len(_word(token).findall(page_text))
         if hits:
             failures.append(Failure("redacted_string_present", page=page_no, count=hits))
-        missing = _missing(original_pages[page_no], page_words, page_boxes)
-        if missing > len(original_pages[page_no].words) * COLLATERAL_TOLERANCE:
+        before = original_pages[page_no]
+        missing = _missing(before, page_words, page_boxes)
+        if missing > len(before.words) * COLLATERAL_TOLERANCE:
+            # Sanitize removes hidden content on purpose: it is no witness. Analysed
+            # only here, where words are missing, as most pages hide nothing.
+            layered = layers_on(src)
+            analysis = analyse_page(src[page_no], layered[page_no] if layered else None)
+            before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
+            missing = _missing(before, page_words, page_boxes)
+        if missing > len(before.words) * COLLATERAL_TOLERANCE:
             failures.append(Failure("collateral_damage", page=page_no, count=missing))
 
     over = sum(1 for token in redacted if token in allowance and found[token] > allowance[token])
@@ -323,27 +326,10 @@ def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
     return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program
 
 
-def _page_words(
-    page: pymupdf.Page, *, with_hidden: bool, layered: pymupdf.Page | None = None
-) -> _PageWords:
-    textpage = page.get_textpage(flags=TEXT_FLAGS, clip=pymupdf.INFINITE_RECT())
-    words = [(w[:4], w[4]) for w in page.get_text("words", textpage=textpage)]
-    hidden: list[Quad] = []
-    if with_hidden:
-        hidden.extend(glyph.rect for glyph in analyse_page(page, layered).hidden)
-        for block in page.get_text("dict", textpage=textpage)["blocks"]:
-            for line in block.get("lines", ()):
-                for span in line["spans"]:
-                    if _is_hidden(span):
-                        x0, y0, x1, y1 = span["bbox"]
-                        hidden.append((x0, y0, x1, y1))
-    return _PageWords(words=words, hidden=hidden)
-
-
-def _is_hidden(span: dict) -> bool:
-    if span.get("alpha") == 0 or span.get("font", "").split("+")[-1] == HIDDEN_FONT:
-        return True
-    return not span.get("char_flags", VISIBLE_CHAR_FLAGS) & VISIBLE_CHAR_FLAGS
+def _page_words(textpage: pymupdf.TextPage) -> _PageWords:
+    """The words a reader sees, wherever they lie (outside the crop box too): what a
+    clipping path cut away is `unseen_content`'s business."""
+    return _PageWords(words=[(w[:4], w[4]) for w in textpage.extractWORDS()])
 
 
 def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
@@ -359,7 +345,7 @@ def _tokens(text: str) -> set[str]:
 
 def _raw_tokens(text: str) -> set[str]:
     tokens = set()
-    for raw in re.split(r"\s+", text):
+    for raw in text.split():
         token = raw.strip(STRIP)
         if len(token) >= MIN_TOKEN_LEN:
             tokens.add(token)
