@@ -262,9 +262,9 @@ def _clip_kept(
     when clipping cuts no glyph on the page (the common case: the clip-aware text has
     as many characters as the trace)."""
     clipped = clipped or clipped_textpage(page)
-    traced = sum(1 for span in trace for char in span["chars"] if not chr(char[0]).isspace())
+    traced = "".join(chr(char[0]) for span in trace for char in span["chars"])
     text = page.get_text("text", textpage=clipped)
-    if traced == sum(1 for c in text if not c.isspace()):
+    if len("".join(traced.split())) == len("".join(text.split())):
         return None
     kept = set()
     for block in page.get_text("rawdict", textpage=clipped)["blocks"]:
