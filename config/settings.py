@@ -214,6 +214,9 @@ SIGNING_CERT_FILE = Path(os.environ.get("SIGNING_CERT_FILE", SIGNING_DIR / "sign
 
 # The sweeper's cadence (django-q2 schedule, created at migrate time).
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
+# An outbox row sent this long ago and never finished is sent again. Longer than a
+# delivery can take: django-q2's retry lease plus a queue wait.
+OUTBOX_RESEND_AFTER_SECONDS = env_int("OUTBOX_RESEND_AFTER_SECONDS", 900)
 
 # Prometheus scrapes of /metrics may send `Authorization: Bearer <METRICS_TOKEN>`; empty
 # (the default) disables token access and leaves the page to logged-in staff users.

@@ -45,10 +45,9 @@ class ReviewHandoff(Protocol):
         deadline: dt.datetime,
         priority_score: int,
         received_at: dt.datetime,
-        high_lane: bool,
     ) -> list[OpenedItem]:
-        """Open one review item per document and queue its detection after commit.
-        Called inside admission's transaction."""
+        """Open one review item per document, its detection in the outbox. Called
+        inside admission's transaction."""
         ...
 
 

@@ -453,7 +453,6 @@ def _persist(
             received_at=received_at,
             deadline=min(sla_deadline, statutory),
             priority_score=priority_score,
-            high_lane=high_lane,
         )
         emit_many(
             Event(

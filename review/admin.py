@@ -1,3 +1,4 @@
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.template.response import TemplateResponse
 
 from common.errors import DomainError
 from intake.admin import ReadOnlyAdmin
+from review.errors import InvalidDecision
 from review.models import (
     TERMINAL_STATES,
     Approval,
@@ -17,30 +19,40 @@ from review.models import (
     DeadLetter,
     LegalHold,
     Mark,
+    Outbox,
     Policy,
     Proposal,
     ReviewItem,
 )
 from review.services.failures import dead_letter_requeue
-from review.services.holds import hold_lift, legal_hold_place, legal_hold_release
+from review.services.holds import (
+    breach_resolve,
+    hold_lift,
+    legal_hold_place,
+    legal_hold_release,
+)
 from review.services.policies import policy_publish
 
 
 def with_reason(
-    title: str, perform: Callable[[Any, str, Any], object]
+    title: str,
+    perform: Callable[[Any, str, Any, dt.datetime | None], object],
+    *,
+    ask_deadline: bool = False,
 ) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], TemplateResponse | None]:
-    """An admin action that first asks for a reason (required, audited), then calls the
-    service once per selected row."""
+    """An admin action that first asks for a reason (required, audited) and, when asked
+    to, a new deadline (UTC), then calls the service once per selected row."""
 
     def action(
         modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet
     ) -> TemplateResponse | None:
         reason = request.POST.get("reason", "").strip()
-        if "apply" in request.POST and reason:
+        deadline = _utc(request.POST.get("deadline", "")) if ask_deadline else None
+        if "apply" in request.POST and reason and (deadline or not ask_deadline):
             done = 0
             for obj in queryset:
                 try:
-                    perform(obj, reason, request.user)
+                    perform(obj, reason, request.user, deadline)
                     done += 1
                 except DomainError as error:
                     modeladmin.message_user(request, f"{obj}: {error}", messages.ERROR)
@@ -54,12 +66,27 @@ def with_reason(
                 "title": title,
                 "objects": list(queryset),
                 "action": action.__name__,
+                "ask_deadline": ask_deadline,
             },
         )
 
     action.__name__ = title.lower().replace(" ", "_").replace("-", "_")
     action.short_description = title  # type: ignore[attr-defined]
     return action
+
+
+def _required(deadline: dt.datetime | None) -> dt.datetime:
+    if deadline is None:
+        raise InvalidDecision("a new deadline is required")
+    return deadline
+
+
+def _utc(value: str) -> dt.datetime | None:
+    """A datetime-local field's value, read as UTC (the service's one clock)."""
+    try:
+        return dt.datetime.fromisoformat(value).replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
 
 
 class OverdueFilter(admin.SimpleListFilter):
@@ -98,8 +125,15 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     actions = [
         with_reason(
             "Lift SLA or dead-letter hold",
-            lambda item, reason, user: hold_lift(item_id=item.pk, reason=reason, actor=user),
-        )
+            lambda item, reason, user, _: hold_lift(item_id=item.pk, reason=reason, actor=user),
+        ),
+        with_reason(
+            "Resolve SLA breach with a new deadline",
+            lambda item, reason, user, deadline: breach_resolve(
+                item_id=item.pk, deadline=_required(deadline), reason=reason, actor=user
+            ),
+            ask_deadline=True,
+        ),
     ]
 
 
@@ -108,6 +142,14 @@ class ClaimAdmin(ReadOnlyAdmin):
     list_display = ["id", "item", "reviewer", "claimed_at", "expires_at", "ended_at", "outcome"]
     list_filter = ["outcome", "reviewer"]  # reclaim history per reviewer: outcome=expired
     list_select_related = ["reviewer"]
+
+
+@admin.register(Outbox)
+class OutboxAdmin(ReadOnlyAdmin):
+    """Work queued for items: what is due, what was sent, what finished."""
+
+    list_display = ["id", "item", "task", "lane", "reason", "due_at", "sent_at", "sends", "done_at"]
+    list_filter = ["task", "lane", ("done_at", admin.EmptyFieldListFilter)]
 
 
 class MarkInline(admin.TabularInline):
@@ -170,13 +212,13 @@ class DeadLetterAdmin(ReadOnlyAdmin):
     actions = [
         with_reason(
             "Requeue",
-            lambda letter, reason, user: dead_letter_requeue(
+            lambda letter, reason, user, _: dead_letter_requeue(
                 dead_letter_id=letter.pk, reason=reason, actor=user
             ),
         ),
         with_reason(
             "Escalate to compliance review",
-            lambda letter, reason, user: hold_lift(
+            lambda letter, reason, user, _: hold_lift(
                 item_id=letter.item_id, reason=reason, actor=user
             ),
         ),
@@ -207,7 +249,7 @@ class LegalHoldAdmin(admin.ModelAdmin):
     actions = [
         with_reason(
             "Release legal hold",
-            lambda hold, reason, user: legal_hold_release(
+            lambda hold, reason, user, _: legal_hold_release(
                 hold_id=hold.pk, reason=reason, actor=user
             ),
         )

@@ -3,7 +3,8 @@ from django.db.models.signals import post_migrate
 
 
 def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
-    """The sweeper's schedule, made by code at every migrate (idempotent)."""
+    """The sweeper's and the outbox relay's schedules, made by code at every migrate
+    (idempotent)."""
     import math
 
     from django.conf import settings
@@ -16,6 +17,16 @@ def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
             "schedule_type": Schedule.MINUTES,
             # django-q2 schedules count whole minutes.
             "minutes": max(1, math.ceil(settings.SWEEP_INTERVAL_SECONDS / 60)),
+            "repeats": -1,
+        },
+    )
+    # Commits kick the relay at once; this catches what a lost kick left behind.
+    Schedule.objects.update_or_create(
+        name="rrq-outbox-relay",
+        defaults={
+            "func": "review.tasks.relay_outbox",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 1,
             "repeats": -1,
         },
     )

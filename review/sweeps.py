@@ -1,4 +1,5 @@
-"""The sweeper: one bounded, idempotent pass over claims, deadlines and dead letters.
+"""The sweeper: one bounded, idempotent pass over claims, deadlines, dead letters and the
+outbox (rows sent long ago and never finished are sent again).
 
 Every step computes "now" once from the database, selects at most BATCH rows that can
 change (skipping rows another worker holds), re-checks the state in a conditional bulk
@@ -33,6 +34,7 @@ from review.models import (
 )
 from review.priority import BUMPED
 from review.selectors import policy_current
+from review.services.outbox import outbox_resend_stale
 from review.services.transitions import item_event, items_transition_bulk
 
 SWEEPER = "system:sweeper"
@@ -50,6 +52,7 @@ class SweepReport:
     bumped: int = 0
     breached: int = 0
     escalated: int = 0
+    resent: int = 0
     seconds: float = 0.0
     details: dict[str, int] = field(default_factory=dict)
 
@@ -61,6 +64,7 @@ def sweep_pass() -> SweepReport:
     report.bumped = _repeat(_bump_near_deadline)
     report.breached = _repeat(_hold_breached_items)
     report.escalated = _repeat(_escalate_dead_letters)
+    report.resent = outbox_resend_stale()
     report.seconds = time.perf_counter() - started
     return report
 

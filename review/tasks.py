@@ -12,6 +12,7 @@ from review.metrics import observe_sweep
 from review.pdf.detect import DetectionError
 from review.services.detection import proposal_detect
 from review.services.failures import delivery_begin, delivery_end, failure_record
+from review.services.outbox import outbox_done, outbox_relay
 from review.services.release import artifact_render
 from review.sweeps import sweep_pass
 
@@ -55,8 +56,10 @@ def _run(task: str, item_id: int, actor: str, work: Callable[[], object]) -> Non
         )
         raise
     finally:
-        # Not reached when the worker is killed: that delivery stays counted.
+        # Not reached when the worker is killed: that delivery stays counted, and its
+        # outbox row unfinished, so the sweeper sends it again.
         delivery_end(item_id=item_id)
+        outbox_done(item_id=item_id, task=task)
 
 
 def detect_document(item_id: int) -> None:
@@ -77,10 +80,14 @@ def render_and_sign(item_id: int) -> None:
     )
 
 
+def relay_outbox() -> str:
+    return f"sent={outbox_relay()}"
+
+
 def sweep() -> str:
     report = sweep_pass()
     observe_sweep(report.seconds)
     return (
         f"reclaimed={report.reclaimed} bumped={report.bumped} breached={report.breached} "
-        f"escalated={report.escalated}"
+        f"escalated={report.escalated} resent={report.resent}"
     )

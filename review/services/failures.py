@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from functools import partial
 
 from django.db import transaction
-from django_q.models import Schedule
-from django_q.tasks import async_task
 
 from audit.clock import db_now
 from audit.services import Actor
 from review.errors import InvalidDecision
-from review.models import DeadLetter, Hold, ItemState, ReviewItem
+from review.models import DeadLetter, Hold, ItemState, Outbox, ReviewItem
 from review.selectors import policy_current
+from review.services.outbox import outbox_add
 from review.services.transitions import item_event_emit, item_lock
 
 RETRY_BASE_SECONDS = 30
@@ -64,17 +62,7 @@ def failure_record(
                 extra={"reason": reason, "retry_at": retry_at.isoformat()},
             )
             return "escalated"
-        transaction.on_commit(
-            partial(
-                Schedule.objects.create,
-                func=retry_task,
-                args=repr((item.pk,)),
-                schedule_type=Schedule.ONCE,
-                repeats=-1,  # a ONCE schedule with negative repeats deletes itself after running
-                next_run=retry_at,
-                name=f"retry:{retry_task}:{item.pk}:{item.attempts}",
-            )
-        )
+        outbox_add(item=item, task=retry_task, reason=f"retry {item.attempts}", due_at=retry_at)
         return "requeued"
 
 
@@ -123,11 +111,11 @@ def dead_letter_requeue(*, dead_letter_id: int, reason: str, actor: Actor) -> Re
             extra={"dead_letter": letter.pk, "reason": reason.strip()[:200]},
         )
         task = {
-            ItemState.ACCEPTED: "review.tasks.detect_document",
-            ItemState.APPROVED: "review.tasks.render_and_sign",
+            ItemState.ACCEPTED: Outbox.Task.DETECT,
+            ItemState.APPROVED: Outbox.Task.RENDER_AND_SIGN,
         }.get(ItemState(item.state))
         if task:
-            transaction.on_commit(partial(async_task, task, item.pk))
+            outbox_add(item=item, task=task, reason="requeued")
         return item
 
 

@@ -1,8 +1,11 @@
 """Holds: legal holds on a submission or document, the SLA-breach and dead-letter holds on
 an item, and the hold check that every release path (approve, render, sign, download)
-calls before it acts."""
+calls before it acts. Every hold has a way out a compliance officer can take, and
+taking it resumes the work the hold blocked (an approved item goes on to rendering)."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from django.db import transaction
 
@@ -10,8 +13,9 @@ from audit.clock import db_now
 from audit.services import Actor, Event, actor_label, emit_many
 from intake.models import Document, Submission
 from review.errors import HoldActive, InvalidDecision
-from review.models import DeadLetter, Hold, LegalHold, Queue, ReviewItem
+from review.models import DeadLetter, Hold, ItemState, LegalHold, Outbox, Queue, ReviewItem
 from review.selectors import active_legal_hold
+from review.services.outbox import outbox_add
 from review.services.transitions import item_event_emit, item_lock
 
 
@@ -88,6 +92,11 @@ def legal_hold_release(*, hold_id: int, reason: str, actor: Actor) -> LegalHold:
         hold.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         # The check constraint guarantees exactly one target.
         submission = hold.submission or hold.document.submission  # type: ignore[union-attr]
+        held = (
+            ReviewItem.objects.filter(document_id=hold.document_id)
+            if hold.document_id
+            else ReviewItem.objects.filter(document__submission=submission)
+        )
         emit_many(
             [
                 Event(
@@ -100,6 +109,8 @@ def legal_hold_release(*, hold_id: int, reason: str, actor: Actor) -> LegalHold:
                 )
             ]
         )
+        for item_id in held.order_by("id").values_list("id", flat=True):
+            _resume_blocked_work(item_lock(item_id=item_id), actor=actor, cause="legal_hold")
         return hold
 
 
@@ -112,6 +123,11 @@ def hold_lift(*, item_id: int, reason: str, actor: Actor) -> ReviewItem:
         item = item_lock(item_id=item_id)
         if item.hold in (Hold.NONE, Hold.LITIGATION):
             raise InvalidDecision(f"item {item.pk} has no SLA or dead-letter hold to lift")
+        if item.hold == Hold.SLA_BREACH and item.deadline <= db_now():
+            raise InvalidDecision(
+                f"item {item.pk} is past its deadline: resolve the breach with a new "
+                "deadline, or close the item as failed"
+            )
         previous = item.hold
         item.hold = Hold.NONE
         item.queue = Queue.COMPLIANCE_REVIEW
@@ -123,4 +139,48 @@ def hold_lift(*, item_id: int, reason: str, actor: Actor) -> ReviewItem:
             actor=actor,
             extra={"hold": previous, "reason": reason.strip()[:200]},
         )
+        _resume_blocked_work(item, actor=actor, cause=previous)
         return item
+
+
+def breach_resolve(*, item_id: int, deadline: dt.datetime, reason: str, actor: Actor) -> ReviewItem:
+    """A compliance officer sets a new deadline for an item whose SLA was breached: the
+    hold ends, the sweeper leaves the item alone until the new deadline passes, and work
+    the hold blocked resumes. Nothing is approved or released by this."""
+    if not reason.strip():
+        raise InvalidDecision("resolving a breach needs a reason")
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        if item.hold != Hold.SLA_BREACH:
+            raise InvalidDecision(f"item {item.pk} has no SLA breach to resolve")
+        if deadline <= db_now():
+            raise InvalidDecision("the new deadline must lie in the future")
+        previous = item.deadline
+        item.deadline = deadline
+        item.hold = Hold.NONE
+        item.save(update_fields=["deadline", "hold"])
+        item_event_emit(
+            item,
+            "BREACH_RESOLVED",
+            actor=actor,
+            extra={
+                "previous_deadline": previous.isoformat(),
+                "deadline": deadline.isoformat(),
+                "reason": reason.strip()[:200],
+            },
+        )
+        _resume_blocked_work(item, actor=actor, cause=Hold.SLA_BREACH)
+        return item
+
+
+def _resume_blocked_work(item: ReviewItem, *, actor: Actor, cause: str) -> None:
+    """After a hold ends: an approved item with no other hold goes on to rendering,
+    through the outbox, in the transaction that ended the hold. Caller holds the lock."""
+    if item.state != ItemState.APPROVED or item.hold != Hold.NONE:
+        return
+    if active_legal_hold(item.document) is not None:
+        return
+    outbox_add(item=item, task=Outbox.Task.RENDER_AND_SIGN, reason=f"{cause} ended")
+    item_event_emit(
+        item, "WORK_RESUMED", actor=actor, extra={"task": "render_and_sign", "after": cause}
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from functools import partial
 
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
@@ -14,7 +13,6 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
-from django_q.tasks import async_task
 from pyhanko.sign import signers
 
 from audit.clock import db_now
@@ -28,7 +26,7 @@ from review.errors import (
     PermanentFailure,
     StaleProposal,
 )
-from review.models import Approval, Artifact, Claim, ItemState, Mark, ReviewItem
+from review.models import Approval, Artifact, Claim, ItemState, Mark, Outbox, ReviewItem
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.sign import make_signer, sign_pdf
@@ -43,6 +41,7 @@ from review.selectors import (
 from review.services.claims import claim_end, claim_require
 from review.services.decisions import MarkFields, proposal_sha256
 from review.services.holds import hold_check
+from review.services.outbox import outbox_add
 from review.services.transitions import item_event_emit, item_lock, item_transition
 
 
@@ -87,7 +86,7 @@ def item_approve(
                 "preview_sha256": preview_sha256,
             },
         )
-        transaction.on_commit(partial(async_task, "review.tasks.render_and_sign", item.pk))
+        outbox_add(item=item, task=Outbox.Task.RENDER_AND_SIGN, reason="approved")
         return approval
 
 

@@ -17,6 +17,25 @@ def test_job_key_is_deterministic():
     assert job_key_for(**args) != job_key_for(**{**args, "policy_version": 2})
 
 
+@pytest.mark.parametrize(
+    ("part", "other"),
+    [
+        ("submission_id", uuid.UUID("00000000-0000-0000-0000-000000000002")),
+        ("object_id", "b/x.pdf"),
+        ("source_sha256", "cd" * 32),
+        ("policy_version", 2),
+    ],
+)
+def test_job_key_changes_with_each_of_its_four_parts(part, other):
+    args = dict(
+        submission_id=uuid.UUID("00000000-0000-0000-0000-000000000001"),
+        object_id="a/x.pdf",
+        source_sha256="ab" * 32,
+        policy_version=1,
+    )
+    assert job_key_for(**args) != job_key_for(**{**args, part: other})
+
+
 @pytest.mark.django_db
 def test_same_file_name_in_different_folders_gets_different_job_keys():
     submission = submission_create()

@@ -30,7 +30,7 @@ LEASE_LEFT = dt.timedelta(milliseconds=120)
 @pytest.mark.django_db(transaction=True)
 def test_sweepers_and_a_last_second_submit_produce_exactly_one_outcome(monkeypatch):
     # Rendering after approval is not part of this race; keep it out of the timing.
-    monkeypatch.setattr("review.services.release.async_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr("review.services.outbox.async_task", lambda *args, **kwargs: None)
     items = admitted_items(
         {f"note-{n}.pdf": simple_pdf([f"Parks minutes {n}"]) for n in range(ROUNDS)}
     )

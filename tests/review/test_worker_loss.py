@@ -160,7 +160,7 @@ def test_worker_killed_mid_task_is_redelivered_and_finishes_once(tmp_path, monke
     # commit; in this sync-mode test process that would run it inline, so the queue call
     # is recorded instead (and checked), and this test queues its own blocking task.
     queued: list[tuple] = []
-    monkeypatch.setattr("review.services.admission.async_task", lambda *a, **kw: queued.append(a))
+    monkeypatch.setattr("review.services.outbox.async_task", lambda *a, **kw: queued.append(a))
     pdf = simple_pdf(["Requester SSN 123-45-6789"])
     item, control = admitted_items({"a.pdf": pdf, "b.pdf": pdf}, detect=False)
     assert queued == [

@@ -1,0 +1,101 @@
+"""The transactional outbox: the one way work that continues an item is queued.
+
+`outbox_add` writes a row in the transaction of the state change that needs the work,
+so the change and the message commit together or not at all. The relay hands due rows
+to django-q2 on the item's lane and marks them sent (right after the commit that wrote
+them, and every minute on a schedule); the finished task marks its row done; the
+sweeper sends again any row sent long ago and never finished (a lost enqueue, a broker
+that dropped it). Tasks are idempotent, so a second delivery is harmless.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Now
+from django_q.tasks import async_task
+
+from audit.clock import db_now
+from review.models import Outbox, ReviewItem
+
+RELAY_BATCH = 200
+
+
+def outbox_add(
+    *, item: ReviewItem, task: str, reason: str, due_at: dt.datetime | None = None
+) -> Outbox:
+    """Queue `task` for `item` once the caller's transaction commits. The caller holds
+    the item lock, so rows of one item are written one at a time. An unfinished row of
+    the same task is reused: a pending one is made due no later than asked, one in
+    flight (its task is running and asks for a retry) is armed again."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("an outbox row is written in the transaction of its state change")
+    due_at = due_at or db_now()
+    row = Outbox.objects.filter(item=item, task=task, done_at__isnull=True).first()
+    if row is None:
+        row = Outbox.objects.create(
+            item=item,
+            task=task,
+            lane=_lane(item),
+            reason=reason[:40],
+            created_at=db_now(),
+            due_at=due_at,
+        )
+    elif row.sent_at is not None:
+        Outbox.objects.filter(pk=row.pk).update(sent_at=None, due_at=due_at, reason=reason[:40])
+    elif due_at < row.due_at:
+        Outbox.objects.filter(pk=row.pk).update(due_at=due_at)
+    # Relay at once after commit; if this kick is lost, the scheduled relay sends it.
+    transaction.on_commit(outbox_relay, robust=True)
+    return row
+
+
+def _lane(item: ReviewItem) -> str:
+    """All work of an urgent submission (priority score at or above the threshold) runs
+    on the high lane: detection, rendering, retries and requeues alike."""
+    score = item.document.submission.priority_score
+    return Outbox.Lane.HIGH if score >= settings.HIGH_LANE_MIN_SCORE else Outbox.Lane.DEFAULT
+
+
+def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
+    """Hand due, unsent rows to django-q2. Marked sent first and enqueued after commit:
+    a crash in between leaves a sent, unfinished row that the sweeper sends again."""
+    with transaction.atomic(durable=True):
+        rows = list(
+            Outbox.objects.filter(sent_at__isnull=True, due_at__lte=Now())
+            .order_by("due_at", "id")
+            .select_for_update(skip_locked=True)[:limit]
+        )
+        Outbox.objects.filter(pk__in=[row.pk for row in rows]).update(
+            sent_at=Now(), sends=F("sends") + 1
+        )
+    for row in rows:
+        try:
+            if row.lane == Outbox.Lane.HIGH:
+                async_task(row.task, row.item_id, cluster=settings.HIGH_LANE)
+            else:
+                async_task(row.task, row.item_id)
+        except Exception:
+            # The broker refused it: due again at once, for the next relay.
+            Outbox.objects.filter(pk=row.pk, done_at__isnull=True).update(sent_at=None)
+            raise
+    return len(rows)
+
+
+def outbox_done(*, item_id: int, task: str) -> None:
+    """A delivery of `task` finished (its failure, if any, already recorded)."""
+    Outbox.objects.filter(
+        item_id=item_id, task=task, sent_at__isnull=False, done_at__isnull=True
+    ).update(done_at=Now())
+
+
+def outbox_resend_stale() -> int:
+    """Rows sent longer ago than any delivery can take and never finished: send them
+    again (their enqueue was lost, or the broker dropped them)."""
+    bound = dt.timedelta(seconds=settings.OUTBOX_RESEND_AFTER_SECONDS)
+    return Outbox.objects.filter(done_at__isnull=True, sent_at__lt=Now() - bound).update(
+        sent_at=None
+    )

@@ -1,0 +1,129 @@
+"""The transactional outbox: work that continues an item is a row committed with the
+state change, relayed on the submission's lane, and sent again when its enqueue is lost."""
+
+import datetime as dt
+
+import pytest
+from django.conf import settings
+
+from audit.clock import db_now
+from audit.models import AuditEvent
+from review.models import ItemState, Outbox, Proposal
+from review.roles import REVIEWER
+from review.services import outbox
+from review.services.claims import claim_next
+from review.services.failures import retry_delay
+from review.services.outbox import outbox_add, outbox_relay
+from review.sweeps import sweep_pass
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items, approve, decide_all
+
+LETTER = simple_pdf(["Requester SSN 123-45-6789"])
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """What the relay hands to django-q2, recorded instead of run (a lost enqueue)."""
+    calls: list[tuple[tuple, dict]] = []
+    monkeypatch.setattr(outbox, "async_task", lambda *a, **kw: calls.append((a, kw)))
+    return calls
+
+
+@pytest.mark.django_db
+def test_admission_commits_one_detection_row_per_item_with_the_items():
+    items = admitted_items({"a.pdf": LETTER, "b.pdf": LETTER}, detect=False)
+
+    rows = Outbox.objects.filter(item__in=items)
+    assert sorted(rows.values_list("item_id", "task", "reason")) == [
+        (items[0].pk, Outbox.Task.DETECT, "admitted"),
+        (items[1].pk, Outbox.Task.DETECT, "admitted"),
+    ]
+    assert all(row.sent_at is None and row.lane == Outbox.Lane.DEFAULT for row in rows)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_outbox_row_outside_a_state_change_transaction_is_refused(sent):
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+
+    with pytest.raises(RuntimeError, match="transaction of its state change"):
+        outbox_add(item=item, task=Outbox.Task.DETECT, reason="stray")
+
+
+@pytest.mark.django_db
+def test_a_lost_detection_enqueue_is_sent_again_and_detection_runs_once(sent, monkeypatch):
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    assert outbox_relay() == 1  # handed over, then lost: nothing ran
+    item.refresh_from_db()
+    assert item.state == ItemState.ACCEPTED
+
+    # Long after the send, the sweeper sees the row unfinished and arms it again.
+    stale = db_now() - dt.timedelta(seconds=settings.OUTBOX_RESEND_AFTER_SECONDS + 60)
+    Outbox.objects.filter(item=item).update(sent_at=stale)
+    assert sweep_pass().resent == 1
+    monkeypatch.undo()  # the broker works again (sync mode runs the task inline)
+    assert outbox_relay() == 1
+
+    item.refresh_from_db()
+    assert item.state == ItemState.PROPOSED
+    assert Outbox.objects.get(item=item).done_at is not None
+    assert outbox_relay() == 0 and sweep_pass().resent == 0
+    assert Proposal.objects.filter(document=item.document).count() == 1
+    assert AuditEvent.objects.filter(item_id=item.pk, event_type="PROPOSED").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_row_is_not_sent_before_it_is_due(sent):
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    Outbox.objects.filter(item=item).update(due_at=db_now() + dt.timedelta(minutes=5))
+
+    assert outbox_relay() == 0 and sent == []
+
+
+@pytest.mark.django_db
+def test_every_task_of_a_high_lane_submission_is_sent_on_the_high_lane(
+    sent, django_capture_on_commit_callbacks
+):
+    (item,) = admitted_items({"a.pdf": LETTER}, priority_score=80)
+    reviewer = user_create(role=REVIEWER)
+    claim = claim_next(reviewer=reviewer)
+    with django_capture_on_commit_callbacks(execute=True):
+        approve(item, claim, reviewer, decide_all(item, claim, reviewer))
+
+    assert {row.lane for row in Outbox.objects.filter(item=item)} == {Outbox.Lane.HIGH}
+    assert ((Outbox.Task.RENDER_AND_SIGN, item.pk), {"cluster": settings.HIGH_LANE}) in [
+        (args, kwargs) for args, kwargs in sent
+    ]
+
+
+@pytest.mark.django_db
+def test_the_high_lane_starts_at_a_priority_score_of_80():
+    low, high = (
+        admitted_items({"a.pdf": LETTER}, priority_score=score, detect=False)[0]
+        for score in (79, 80)
+    )
+
+    assert Outbox.objects.get(item=low).lane == Outbox.Lane.DEFAULT
+    assert Outbox.objects.get(item=high).lane == Outbox.Lane.HIGH
+
+
+def test_retry_backoff_is_jittered_between_half_and_all_of_its_ceiling():
+    # Attempt 3: a ceiling of 30 s x 2^2 = 120 s, so a delay of 60 to 120 s.
+    delays = {retry_delay(3).total_seconds() for _ in range(200)}
+
+    assert min(delays) >= 60 and max(delays) <= 120
+    assert len(delays) > 20  # jittered, not a fixed delay
+
+
+@pytest.mark.django_db
+def test_approval_writes_its_render_row_in_its_own_transaction(sent):
+    (item,) = admitted_items({"a.pdf": LETTER})
+    reviewer = user_create(role=REVIEWER)
+    claim = claim_next(reviewer=reviewer)
+
+    approval = approve(item, claim, reviewer, decide_all(item, claim, reviewer))
+
+    # Written by the approval itself, before any after-commit hook ran: not yet sent.
+    row = Outbox.objects.get(item=item, task=Outbox.Task.RENDER_AND_SIGN)
+    assert row.reason == "approved" and row.sent_at is None and sent == []
+    assert row.created_at >= approval.approved_at
