@@ -1,5 +1,7 @@
 import datetime as dt
+import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib import admin, messages
@@ -16,6 +18,7 @@ from review.models import (
     Approval,
     Artifact,
     Claim,
+    CloseReason,
     DeadLetter,
     LegalHold,
     Mark,
@@ -32,6 +35,7 @@ from review.services.holds import (
     legal_hold_release,
 )
 from review.services.policies import policy_publish
+from review.services.recovery import item_close, item_reopen
 
 
 def with_reason(
@@ -70,9 +74,13 @@ def with_reason(
             },
         )
 
-    action.__name__ = title.lower().replace(" ", "_").replace("-", "_")
+    action.__name__ = re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
     action.short_description = title  # type: ignore[attr-defined]
     return action
+
+
+def _close(code: str, item: ReviewItem, note: str, user: Any, _: object) -> None:
+    item_close(item_id=item.pk, reason_code=code, note=note, actor=user)
 
 
 def _required(deadline: dt.datetime | None) -> dt.datetime:
@@ -126,6 +134,17 @@ class ReviewItemAdmin(ReadOnlyAdmin):
         with_reason(
             "Lift SLA or dead-letter hold",
             lambda item, reason, user, _: hold_lift(item_id=item.pk, reason=reason, actor=user),
+        ),
+        with_reason(
+            "Reopen for review",
+            lambda item, reason, user, _: item_reopen(item_id=item.pk, reason=reason, actor=user),
+        ),
+        *(
+            with_reason(
+                f"Close as failed: {label.lower()}",
+                partial(_close, code),
+            )
+            for code, label in CloseReason.choices
         ),
         with_reason(
             "Resolve SLA breach with a new deadline",

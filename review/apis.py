@@ -21,6 +21,7 @@ from intake.models import Document, Submission
 from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import NotReady
 from review.health import run_health
+from review.models import CloseReason
 from review.selectors import redaction_log
 from review.services.release import artifact_download
 
@@ -42,6 +43,7 @@ def _document_status(document: Document) -> dict[str, Any]:
         "deadline": item.deadline,
         "output_sha256": artifact.signed_sha256 if artifact else None,
         "permission_flags": document.permission_flags,
+        "closed_reason": item.closed_reason or None,
     }
 
 
@@ -60,6 +62,11 @@ class DocumentStatusSerializer(DocumentOutSerializer):
         allow_null=True, help_text="SHA-256 of the signed output, once signed."
     )
     redaction_log = RedactionLogRowSerializer(many=True, allow_null=True)
+    closed_reason = serializers.ChoiceField(
+        choices=CloseReason.choices,
+        allow_null=True,
+        help_text="Why the document was closed as failed (state `failed`), else null.",
+    )
     permission_flags = serializers.BooleanField(
         help_text="The source carried an owner password's permission flags (no-copy, "
         "no-print); the released file is a full rewrite without them."

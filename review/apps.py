@@ -3,8 +3,8 @@ from django.db.models.signals import post_migrate
 
 
 def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
-    """The sweeper's and the outbox relay's schedules, made by code at every migrate
-    (idempotent)."""
+    """The sweeper's, the outbox relay's and the daily reconcile's schedules, made by
+    code at every migrate (idempotent)."""
     import math
 
     from django.conf import settings
@@ -17,6 +17,15 @@ def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
             "schedule_type": Schedule.MINUTES,
             # django-q2 schedules count whole minutes.
             "minutes": max(1, math.ceil(settings.SWEEP_INTERVAL_SECONDS / 60)),
+            "repeats": -1,
+        },
+    )
+    # Admissions against outcomes, once a day (logged in django-q2's task results).
+    Schedule.objects.update_or_create(
+        name="rrq-reconcile",
+        defaults={
+            "func": "review.tasks.reconcile_daily",
+            "schedule_type": Schedule.DAILY,
             "repeats": -1,
         },
     )

@@ -88,6 +88,14 @@ class Hold(models.TextChoices):
     DEAD_LETTER = "dead_letter", "Dead letter"
 
 
+class CloseReason(models.TextChoices):
+    """Why compliance closed an item as failed (a fixed list, reported to the client)."""
+
+    WITHHELD_IN_FULL = "withheld_in_full", "Withheld in full"
+    UNPROCESSABLE = "unprocessable", "Unprocessable document"
+    WITHDRAWN = "withdrawn", "Withdrawn by the requester"
+
+
 class ReviewItem(models.Model):
     """The queue entry for one document. State changes only via `item_transition`."""
 
@@ -104,6 +112,12 @@ class ReviewItem(models.Model):
         help_text="Task deliveries that started and never finished (a worker died).",
     )
     last_failure_reason = models.CharField(max_length=200, blank=True)
+    closed_reason = models.CharField(
+        max_length=20,
+        choices=CloseReason.choices,
+        blank=True,
+        help_text="Why compliance closed the item as failed.",
+    )
     priority_bumped_at = models.DateTimeField(
         null=True, blank=True, help_text="When the sweeper raised it near its deadline (once)."
     )
@@ -275,6 +289,10 @@ class Approval(models.Model):
     source_sha256 = models.CharField(max_length=64)
     preview_sha256 = models.CharField(max_length=64)
     approved_at = models.DateTimeField()
+    superseded_at = models.DateTimeField(
+        null=True, blank=True, help_text="The item was reopened for review after this approval."
+    )
+    superseded_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-approved_at"]

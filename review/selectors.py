@@ -16,6 +16,7 @@ from django.core.files.storage import storages
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 
+from audit.models import AuditEvent
 from intake.models import Document, Submission
 from review.models import (
     Approval,
@@ -253,7 +254,11 @@ def redaction_log(document: Document) -> list[dict[str, Any]] | None:
     """What was withheld and why (the FOIA practice), from the approved proposal of the
     signed output: page, legal reason, category and count. Never the withheld content.
     None while the document has no approved proposal."""
-    approval = Approval.objects.filter(item__document=document).order_by("-approved_at").first()
+    approval = (
+        Approval.objects.filter(item__document=document, superseded_at__isnull=True)
+        .order_by("-approved_at")
+        .first()
+    )
     if approval is None:
         return None
     rows = (
@@ -284,3 +289,13 @@ def failure_explained(reason: str) -> str:
         code, _, pages = check.partition("@p")
         checks.append(f"{code} on page {pages.replace(',', ', ')}" if pages else code)
     return "Release gate failed: " + "; ".join(checks)
+
+
+def reopen_note(item: ReviewItem) -> str:
+    """Why the item came back to review, when it did: the reopening's reason."""
+    event = (
+        AuditEvent.objects.filter(item_id=item.pk, event_type="REOPENED")
+        .order_by("-sequence")
+        .first()
+    )
+    return str(event.extra.get("reason", "")) if event else ""

@@ -2,12 +2,15 @@
 failure policy (`review.services.failures.failure_record`), so django-q2 itself never
 re-runs a task that failed in code (`ack_failures`), only one whose worker died (`retry`)."""
 
+import datetime as dt
 from collections.abc import Callable
 
 from django.db import DatabaseError
+from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
 from review.errors import HoldActive, PermanentFailure
+from review.health import reconcile
 from review.metrics import observe_sweep
 from review.pdf.detect import DetectionError
 from review.services.detection import proposal_detect
@@ -78,6 +81,15 @@ def render_and_sign(item_id: int) -> None:
         "service:renderer",
         lambda: artifact_render(item_id=item_id, actor="service:renderer"),
     )
+
+
+def reconcile_daily() -> str:
+    """Yesterday's admissions against outcomes, and what is still open and unheld."""
+    totals, open_items = reconcile(day=(timezone.now() - dt.timedelta(days=1)).date())
+    admitted = sum(day.admitted for day in totals)
+    terminal = sum(day.terminal for day in totals)
+    overdue = sum(1 for item in open_items if item.overdue)
+    return f"admitted={admitted} terminal={terminal} open={len(open_items)} overdue={overdue}"
 
 
 def relay_outbox() -> str:

@@ -105,6 +105,7 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         "failure": selectors.failure_explained(item.last_failure_reason)
         if item.last_failure_reason
         else "",
+        "reopened_because": selectors.reopen_note(item),
         "flags": [
             f
             for f in health.consistency_flags(submission_id=item.document.submission_id)

@@ -83,13 +83,14 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal:
             created_by=actor_label(actor),
             policy_version=document.policy_version,
         )
-        lowest = min((m.confidence for m in result.marks), default=None)
-        item.priority = item_priority(
-            time_left=item.deadline - db_now(),
-            priority_score=document.submission.priority_score,
-            lowest_confidence=lowest,
-        )
-        item.save(update_fields=["priority"])
+        if item.priority_bumped_at is None:  # a bump near the deadline is never undone
+            lowest = min((m.confidence for m in result.marks), default=None)
+            item.priority = item_priority(
+                time_left=item.deadline - db_now(),
+                priority_score=document.submission.priority_score,
+                lowest_confidence=lowest,
+            )
+            item.save(update_fields=["priority"])
         item_transition(
             item_id=item.pk,
             to_state=ItemState.PROPOSED,

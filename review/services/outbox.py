@@ -99,3 +99,9 @@ def outbox_resend_stale() -> int:
     return Outbox.objects.filter(done_at__isnull=True, sent_at__lt=Now() - bound).update(
         sent_at=None
     )
+
+
+def outbox_cancel(*, item: ReviewItem) -> int:
+    """The item's queued work is no longer wanted (it was closed, or reopened before its
+    rendering ran): its unfinished rows end. Caller holds the item lock."""
+    return Outbox.objects.filter(item=item, done_at__isnull=True).update(done_at=Now())

@@ -22,7 +22,7 @@ ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
     S.ACCEPTED: frozenset({S.PROPOSED, S.FAILED}),
     S.PROPOSED: frozenset({S.IN_REVIEW, S.FAILED}),
     S.IN_REVIEW: frozenset({S.APPROVED, S.PROPOSED, S.FAILED}),
-    S.APPROVED: frozenset({S.SIGNED, S.FAILED}),
+    S.APPROVED: frozenset({S.SIGNED, S.PROPOSED, S.FAILED}),  # proposed: reopened
     S.SIGNED: frozenset(),
     S.FAILED: frozenset(),
 }

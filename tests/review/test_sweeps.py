@@ -23,6 +23,7 @@ from review.roles import REVIEWER
 from review.services.claims import claim_next
 from review.services.failures import dead_letter_record, failure_record
 from review.sweeps import sweep_pass
+from review.tasks import detect_document, reconcile_daily
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
 from tests.factories import admitted_items
@@ -45,6 +46,19 @@ def test_sweeper_schedule_is_created_at_migrate_time():
     schedule = Schedule.objects.get(name="rrq-sweep")
     assert schedule.func == "review.tasks.sweep"
     assert schedule.schedule_type == Schedule.MINUTES and schedule.minutes == 1
+
+
+@pytest.mark.django_db
+def test_outbox_relay_and_daily_reconcile_schedules_are_created_at_migrate_time():
+    relay = Schedule.objects.get(name="rrq-outbox-relay")
+    assert (relay.func, relay.schedule_type, relay.minutes) == (
+        "review.tasks.relay_outbox",
+        Schedule.MINUTES,
+        1,
+    )
+    daily = Schedule.objects.get(name="rrq-reconcile")
+    assert (daily.func, daily.schedule_type) == ("review.tasks.reconcile_daily", Schedule.DAILY)
+    assert reconcile_daily().startswith("admitted=")
 
 
 @pytest.mark.django_db
@@ -166,6 +180,18 @@ def test_item_near_its_deadline_is_bumped_to_the_top_once():
     assert (
         0 < AuditEvent.objects.get(event_type="PRIORITY_BUMPED").extra["remaining_seconds"] <= 1800
     )
+
+
+@pytest.mark.django_db
+def test_a_bump_before_detection_is_not_undone_by_detection():
+    (item,) = admitted_items({"a.pdf": LETTER}, detect=False)
+    ReviewItem.objects.filter(pk=item.pk).update(deadline=Now() + dt.timedelta(minutes=30))
+    assert sweep_pass().bumped == 1
+
+    detect_document(item.pk)
+
+    item.refresh_from_db()
+    assert item.state == ItemState.PROPOSED and item.priority == BUMPED
 
 
 @pytest.mark.django_db

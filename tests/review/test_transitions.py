@@ -24,6 +24,7 @@ def test_transition_table_is_the_documented_lifecycle():
             ("in_review", "approved"),
             ("approved", "signed"),
             ("in_review", "proposed"),
+            ("approved", "proposed"),
             ("accepted", "failed"),
             ("proposed", "failed"),
             ("in_review", "failed"),
