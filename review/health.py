@@ -143,6 +143,11 @@ def _stalled_items(now: dt.datetime) -> dict[str, QuerySet]:
     }
 
 
+def stalled_counts() -> dict[str, int]:
+    """How many items are stalled at each handoff, service-wide (for metrics)."""
+    return {handoff: items.count() for handoff, items in _stalled_items(db_now()).items()}
+
+
 def run_health(*, submissions: QuerySet[Submission] | None = None) -> list[RunHealth]:
     """Health of every run with live work (or of the given submissions), riskiest first."""
     now = db_now()

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Min
+from django.db.models.functions import Now
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -39,7 +40,8 @@ from prometheus_client.registry import Collector
 from audit.clock import db_now
 from audit.models import AuditEvent
 from intake.metrics import ADMISSION_SECONDS
-from review.models import DeadLetter, Hold, ItemState, Queue, ReviewItem
+from review.health import stalled_counts
+from review.models import DeadLetter, Hold, ItemState, Outbox, Queue, ReviewItem
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
@@ -118,11 +120,13 @@ def observe_sweep(seconds: float) -> None:
 
 
 class DatabaseCollector(Collector):
-    """Series read from the database on every scrape (four small queries)."""
+    """Series read from the database on every scrape (a dozen small queries)."""
 
     def collect(self) -> Iterator[Metric]:
         yield self._items()
         yield from self._dead_letters()
+        yield from self._outbox()
+        yield self._stalls()
         yield from self._ledger_counters()
 
     def _items(self) -> Metric:
@@ -161,6 +165,31 @@ class DatabaseCollector(Collector):
             "Age of the oldest unresolved dead letter by the database clock (0 when none).",
             value=max(age, 0.0),
         )
+
+    def _outbox(self) -> Iterator[Metric]:
+        unsent = Outbox.objects.filter(sent_at__isnull=True, due_at__lte=Now()).aggregate(
+            n=Count("id"), oldest=Min("due_at")
+        )
+        yield GaugeMetricFamily(
+            "rrq_outbox_unsent", "Outbox rows due and not yet sent.", value=unsent["n"]
+        )
+        oldest = unsent["oldest"]
+        age = (db_now() - oldest).total_seconds() if oldest is not None else 0.0
+        yield GaugeMetricFamily(
+            "rrq_outbox_oldest_unsent_age_seconds",
+            "How long the oldest due outbox row has waited to be sent (0 when none).",
+            value=max(age, 0.0),
+        )
+
+    def _stalls(self) -> Metric:
+        family = GaugeMetricFamily(
+            "rrq_stalled_items",
+            "Items stalled at a handoff (as the run health page diagnoses them).",
+            labels=["handoff"],
+        )
+        for handoff, count in stalled_counts().items():
+            family.add_metric([handoff], count)
+        return family
 
     def _ledger_counters(self) -> Iterator[Metric]:
         # A count over the indexed `event_type` column, restricted to two event types: the
