@@ -58,7 +58,7 @@ def _detected_marks(result: DetectionResult) -> list[MarkFields]:
     ]
 
 
-def proposal_detect(*, item_id: int, actor: Actor) -> Proposal:
+def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     """Write proposal version 1 for an accepted item and move it to `proposed`.
 
     Safe to deliver twice: a second delivery finds version 1 and changes nothing
@@ -67,8 +67,8 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal:
     item = ReviewItem.objects.select_related("document__submission__jurisdiction").get(pk=item_id)
     document = item.document
     existing = Proposal.objects.filter(document=document, version=1).first()
-    if existing is not None:
-        return existing
+    if existing is not None or item.state != ItemState.ACCEPTED:
+        return existing  # done before, or the item moved on (closed as failed)
     result = detect(original_bytes(document), detection_policy_for(document))
     marks = _detected_marks(result)
     with transaction.atomic(durable=True):

@@ -65,7 +65,7 @@ def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
     a crash in between leaves a sent, unfinished row that the sweeper sends again."""
     with transaction.atomic(durable=True):
         rows = list(
-            Outbox.objects.filter(sent_at__isnull=True, due_at__lte=Now())
+            Outbox.objects.filter(sent_at__isnull=True, done_at__isnull=True, due_at__lte=Now())
             .order_by("due_at", "id")
             .select_for_update(skip_locked=True)[:limit]
         )
