@@ -10,35 +10,28 @@ def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
     from django.conf import settings
     from django_q.models import Schedule
 
-    Schedule.objects.update_or_create(
-        name="rrq-sweep",
-        defaults={
-            "func": "review.tasks.sweep",
-            "schedule_type": Schedule.MINUTES,
-            # django-q2 schedules count whole minutes.
-            "minutes": max(1, math.ceil(settings.SWEEP_INTERVAL_SECONDS / 60)),
-            "repeats": -1,
-        },
-    )
-    # Admissions against outcomes, once a day (logged in django-q2's task results).
-    Schedule.objects.update_or_create(
-        name="rrq-reconcile",
-        defaults={
-            "func": "review.tasks.reconcile_daily",
-            "schedule_type": Schedule.DAILY,
-            "repeats": -1,
-        },
-    )
-    # Commits kick the relay at once; this catches what a lost kick left behind.
-    Schedule.objects.update_or_create(
-        name="rrq-outbox-relay",
-        defaults={
-            "func": "review.tasks.relay_outbox",
-            "schedule_type": Schedule.MINUTES,
-            "minutes": 1,
-            "repeats": -1,
-        },
-    )
+    schedules = {
+        # django-q2 schedules count whole minutes.
+        "rrq-sweep": (
+            "review.tasks.sweep",
+            Schedule.MINUTES,
+            max(1, math.ceil(settings.SWEEP_INTERVAL_SECONDS / 60)),
+        ),
+        # Commits kick the relay at once; this catches what a lost kick left behind.
+        "rrq-outbox-relay": ("review.tasks.relay_outbox", Schedule.MINUTES, 1),
+        # Admissions against outcomes, once a day (in django-q2's task results).
+        "rrq-reconcile": ("review.tasks.reconcile_daily", Schedule.DAILY, None),
+    }
+    for name, (func, schedule_type, minutes) in schedules.items():
+        Schedule.objects.update_or_create(
+            name=name,
+            defaults={
+                "func": func,
+                "schedule_type": schedule_type,
+                "minutes": minutes,
+                "repeats": -1,
+            },
+        )
 
 
 class ReviewConfig(AppConfig):

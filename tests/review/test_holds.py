@@ -3,7 +3,7 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from review.models import Artifact, DeadLetter, Hold, ItemState, LegalHold, ReviewItem
-from review.roles import COMPLIANCE_OFFICER, REVIEWER
+from review.roles import REVIEWER
 from review.selectors import proposal_preview
 from review.services.claims import claim_next
 from review.services.failures import dead_letter_record
@@ -17,21 +17,6 @@ from tests.factories import admitted_items, decide_all
 pytestmark = pytest.mark.django_db
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789"])
-
-
-@pytest.fixture
-def officer(db):
-    user = user_create("olga", role=COMPLIANCE_OFFICER)
-    user.is_staff = True
-    user.save()
-    return user
-
-
-@pytest.fixture
-def officer_client(officer):
-    client = Client()
-    client.force_login(officer)
-    return client
 
 
 def _claimed_and_decided():

@@ -12,7 +12,7 @@ from audit.models import AuditEvent
 from common.errors import DomainError
 from intake.models import Submission
 from review.models import Approval, CloseReason, DeadLetter, Hold, ItemState, Outbox, ReviewItem
-from review.roles import COMPLIANCE_OFFICER, REVIEWER, SENIOR_REVIEWER
+from review.roles import REVIEWER, SENIOR_REVIEWER
 from review.services import release
 from review.services.claims import claim_next
 from review.services.holds import breach_resolve, hold_lift, legal_hold_place, legal_hold_release
@@ -27,14 +27,6 @@ from tests.intake.conftest import make_api_client
 pytestmark = pytest.mark.django_db
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789"])
-
-
-@pytest.fixture
-def officer(db):
-    user = user_create("olga", role=COMPLIANCE_OFFICER)
-    user.is_staff = True
-    user.save()
-    return user
 
 
 def _breached() -> ReviewItem:
