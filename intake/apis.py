@@ -120,6 +120,9 @@ class SubmissionCreateApi(APIView):
             200: OpenApiResponse(SubmissionOutSerializer, description="Replay of a duplicate"),
             400: ErrorSerializer,
             409: OpenApiResponse(ErrorSerializer, description="Idempotency-Key reused"),
+            415: OpenApiResponse(
+                ErrorSerializer, description="The body is not readable multipart/form-data"
+            ),
             **ERROR_RESPONSES,
         },
     )
