@@ -55,6 +55,10 @@ SAME_COLOUR_DELTA = 0.03
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
 OPAQUE = 0.99
+# A fill hides a glyph only if the rendered area has the fill's colour (within this
+# many levels of 255) but for this share of its pixels (anti-aliased edges).
+SHOW_THROUGH_DELTA = 48
+SHOW_THROUGH_SHARE = 0.02
 HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
@@ -174,6 +178,8 @@ def analyse_page(
         kind = span_kind
         for char in span["chars"]:
             rect = _quad(char[3])
+            if chr(char[0]).isspace():
+                continue  # no ink: nothing to see, nothing to hide
             if _area(rect) == 0:
                 # The second letter of a ligature ("fi") has no box of its own: it
                 # shares the fate of the glyph it belongs to.
@@ -297,6 +303,8 @@ class _Painters:
     """The opaque fills and images of a page, in painting order."""
 
     def __init__(self, page: pymupdf.Page, log: list) -> None:
+        self.page = page
+        self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         fills = {}
         if any(kind == "fill-path" for kind, _ in log):
@@ -326,9 +334,37 @@ class _Painters:
         share = 1.0 if whole else COVERED_SHARE
         area = _area(rect)
         return any(
-            later > seqno and _overlap(rect, shape) >= share * area
-            for later, shape, _, _ in self.shapes
+            later > seqno
+            and _overlap(rect, shape) >= share * area
+            and not (colour is not None and self._shows_through(rect, shape, colour))
+            for later, shape, colour, _ in self.shapes
         )
+
+    def _shows_through(self, rect: Quad, shape: Quad, colour: tuple[float, float, float]) -> bool:
+        """Whether what lies under an opaque fill still shows: a highlighter's rectangle
+        painted in Multiply blend mode hides nothing. MuPDF reports no blend mode per
+        fill, so when the document uses one, the page is rendered where the fill lies
+        over the glyph and the glyph counts as covered only if every pixel there has the
+        fill's colour."""
+        if self._blending is None:
+            self._blending = _uses_blend_modes(self.page.parent)
+        if not self._blending:
+            return False
+        clip = pymupdf.Rect(
+            max(rect[0], shape[0]),
+            max(rect[1], shape[1]),
+            min(rect[2], shape[2]),
+            min(rect[3], shape[3]),
+        )
+        pix = self.page.get_pixmap(clip=clip, dpi=144, alpha=False, colorspace=pymupdf.csRGB)
+        fill = [round(channel * 255) for channel in colour]
+        samples, stride = pix.samples, pix.n
+        off = sum(
+            1
+            for i in range(0, len(samples), stride)
+            if max(abs(samples[i + c] - fill[c]) for c in range(3)) > SHOW_THROUGH_DELTA
+        )
+        return off > SHOW_THROUGH_SHARE * (len(samples) // stride)
 
     def untouched(self, box: Quad) -> bool:
         """No fill, image or shading anywhere over or under `box`."""
@@ -347,6 +383,15 @@ class _Painters:
             if earlier < seqno and _contains_point(shape, _centre(rect)):
                 return colour
         return WHITE
+
+
+def _uses_blend_modes(doc: pymupdf.Document) -> bool:
+    """Some graphics state of the document paints with a blend mode other than Normal."""
+    for xref in range(1, doc.xref_length()):
+        kind, value = doc.xref_get_key(xref, "BM")
+        if kind != "null" and value not in ("/Normal", "/Compatible"):
+            return True
+    return False
 
 
 def _is_rectangle(drawing: dict) -> bool:

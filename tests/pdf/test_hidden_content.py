@@ -273,3 +273,43 @@ def test_pdf_with_only_an_owner_password_is_released_unencrypted_with_its_text(
     assert not released.metadata.get("encryption")
     assert hidden_corpus.visible_words(output) == hidden_corpus.visible_words(pdf)
     assert verify(pdf, output, []).ok
+
+
+def _highlighted_page(cover_too: bool) -> bytes:
+    """Words under an Acrobat-style highlighter: a yellow rectangle in Multiply blend
+    mode, painted after the text. With `cover_too`, a white box (Normal blend) also
+    covers a canary on the same page."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.insert_text((20, 40), "Highlighted words here", fontsize=11)
+    if cover_too:
+        page.insert_text((20, 100), "CANARYunderwhitebox", fontsize=11)
+    multiply = doc.get_new_xref()
+    doc.update_object(multiply, "<</Type/ExtGState/BM/Multiply>>")
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "ExtGState", f"<</GSM {multiply} 0 R>>")
+    content = page.get_contents()[-1]  # painted after all the text
+    stream = doc.xref_stream(content) + b"\nq /GSM gs 1 1 0 rg 18 255 100 15 re f Q\n"
+    if cover_too:
+        stream += b"q 1 1 1 rg 18 195 130 15 re f Q\n"
+    doc.update_stream(content, stream)
+    return doc.tobytes()
+
+
+def test_words_under_a_multiply_highlighter_are_seen_and_released() -> None:
+    pdf = _highlighted_page(cover_too=False)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "Highlighted words here" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
+
+
+def test_a_white_box_still_covers_text_where_the_document_also_highlights() -> None:
+    pdf = _highlighted_page(cover_too=True)
+
+    found = find_hidden(pdf)
+
+    assert [(f.kind, f.text) for f in found] == [("covered", "CANARYunderwhitebox")]
+    text = pymupdf.open(stream=sanitize(burn_in(pdf, [])), filetype="pdf")[0].get_text()
+    assert "CANARYunderwhitebox" not in text and "Highlighted words here" in text
