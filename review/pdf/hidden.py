@@ -8,8 +8,9 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `outside_crop_box`: glyphs or images wholly outside the crop box (or the media box);
   a glyph the page edge cuts through was partly seen and stays;
 - `covered`: text, or a whole image, painted over later by an opaque fill or image;
-- `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying over the
-  scanned image it was read from is not hidden: the reviewer saw the image);
+- `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying on the
+  scanned image it was read from, above or below it, is not hidden: the reviewer saw the
+  image);
 - `same_colour`: text in the colour of what lies behind it (white on white);
 - `tiny`: text under 1 pt;
 - `clipped`: text cut away by a clipping path;
@@ -162,8 +163,8 @@ def analyse_page(
         box = _quad(span["bbox"])
         span_kind = _span_kind(span, box, painters)
         if span_kind == OCR_LAYER:
-            ocr_layer.append(box)
-            span_kind = None
+            ocr_layer.append(box)  # neither seen nor hidden: the image shows it
+            continue
         colour = _rgb(span["color"])
         if (
             span_kind is None
@@ -234,7 +235,7 @@ def _off_layer_content(layered: pymupdf.Page, page: pymupdf.Page) -> Iterator[Hi
 def _span_kind(span: dict, box: Quad, painters: _Painters | None) -> str | None:
     """What hides a whole span: its render mode, its opacity, its size."""
     if span["type"] in (2, 3) or span.get("opacity", 1.0) <= 0.0:  # clip-only or no paint
-        over_image = painters is not None and painters.image_below(box, span["seqno"])
+        over_image = painters is not None and painters.on_image(box)
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
             return OCR_LAYER
         return INVISIBLE
@@ -370,10 +371,11 @@ class _Painters:
         """No fill, image or shading anywhere over or under `box`."""
         return not any(_intersects(box, shape) for _, shape, _, _ in self.shapes)
 
-    def image_below(self, rect: Quad, seqno: int) -> bool:
+    def on_image(self, rect: Quad) -> bool:
+        """`rect` lies on an image, painted before or after it (OCR tools do both)."""
         return any(
-            is_image and earlier < seqno and _contains_point(shape, _centre(rect))
-            for earlier, shape, _, is_image in self.shapes
+            is_image and _contains_point(shape, _centre(rect))
+            for _, shape, _, is_image in self.shapes
         )
 
     def background(self, rect: Quad, seqno: int) -> tuple[float, float, float] | None:

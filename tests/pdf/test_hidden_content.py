@@ -313,3 +313,22 @@ def test_a_white_box_still_covers_text_where_the_document_also_highlights() -> N
     assert [(f.kind, f.text) for f in found] == [("covered", "CANARYunderwhitebox")]
     text = pymupdf.open(stream=sanitize(burn_in(pdf, [])), filetype="pdf")[0].get_text()
     assert "CANARYunderwhitebox" not in text and "Highlighted words here" in text
+
+
+def test_an_ocr_layer_painted_under_or_over_its_scan_is_not_hidden_content() -> None:
+    doc = pymupdf.open()
+    scan = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 10, 10), 0)
+    scan.clear_with(230)
+    under = doc.new_page(width=300, height=300)
+    under.insert_text((20, 40), "Text of the scan", fontsize=11, render_mode=3, fontname="tiro")
+    under.insert_image(under.rect, pixmap=scan)  # the text layer first, then the scan
+    over = doc.new_page(width=300, height=300)
+    over.insert_image(over.rect, pixmap=scan)
+    over.insert_text((20, 40), "Text of the scan", fontsize=11, render_mode=3, fontname="tiro")
+    pdf = doc.tobytes()
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    released = pymupdf.open(stream=output, filetype="pdf")
+    assert all(not page.get_text().strip() for page in released)  # sanitize drops OCR text
+    assert verify(pdf, output, []).ok
