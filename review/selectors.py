@@ -204,11 +204,8 @@ def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
     pages, shown = shown_layout(
         original, [(mark.page, Box(mark.x0, mark.y0, mark.x1, mark.y1)) for mark in marks]
     )
-    hidden_text = (
-        _hidden_text(item.document, original)
-        if any(mark.category == HIDDEN_CONTENT for mark in marks)
-        else {}
-    )
+    hidden_pages = {mark.page for mark in marks if mark.category == HIDDEN_CONTENT}
+    hidden_text = _hidden_text(item.document, original, hidden_pages) if hidden_pages else {}
     return {
         "proposal": proposal,
         "preview_sha256": proposal_preview(proposal).sha256,
@@ -237,13 +234,14 @@ def review_view_model(*, item: ReviewItem) -> dict[str, Any]:
     }
 
 
-def _hidden_text(document: Document, original: bytes) -> dict[str, str]:
-    """The hidden content itself, by mark hash, recomputed from the original: the
-    reviewer may read it (the page image cannot show it); it is never stored."""
+def _hidden_text(document: Document, original: bytes, pages: set[int]) -> dict[str, str]:
+    """The hidden content itself, by mark hash, recomputed from the original on the
+    pages that have some: the reviewer may read it (the page image cannot show it); it
+    is never stored."""
     salt = mark_salt(document.submission)
     return {
         hidden_content_hash(salt, finding): finding.text or "(an image)"
-        for finding in find_hidden(original)
+        for finding in find_hidden(original, pages=pages)
     }
 
 

@@ -114,8 +114,11 @@ class PageAnalysis:
         )
 
 
-def find_hidden(pdf: bytes | str | pathlib.Path | pymupdf.Document) -> list[HiddenContent]:
-    """Every piece of hidden content of every page, runs of glyphs of one kind merged."""
+def find_hidden(
+    pdf: bytes | str | pathlib.Path | pymupdf.Document, *, pages: set[int] | None = None
+) -> list[HiddenContent]:
+    """Every piece of hidden content of every page (or of `pages`), runs of glyphs of
+    one kind merged."""
     if isinstance(pdf, pymupdf.Document):
         doc = pdf
     elif isinstance(pdf, bytes):
@@ -126,6 +129,8 @@ def find_hidden(pdf: bytes | str | pathlib.Path | pymupdf.Document) -> list[Hidd
         layered = layers_on(doc)
         found: list[HiddenContent] = []
         for page in doc:
+            if pages is not None and page.number not in pages:
+                continue
             analysis = analyse_page(page, layered[page.number] if layered else None)
             found.extend(_merged(page.number, analysis.hidden))
             found.extend(_hidden_annotations(page))
@@ -351,11 +356,14 @@ class _Painters:
             self._blending = _uses_blend_modes(self.page.parent)
         if not self._blending:
             return False
-        clip = pymupdf.Rect(
-            max(rect[0], shape[0]),
-            max(rect[1], shape[1]),
-            min(rect[2], shape[2]),
-            min(rect[3], shape[3]),
+        clip = (
+            pymupdf.Rect(
+                max(rect[0], shape[0]),
+                max(rect[1], shape[1]),
+                min(rect[2], shape[2]),
+                min(rect[3], shape[3]),
+            )
+            * self.page.rotation_matrix  # rendering works on the page as shown
         )
         pix = self.page.get_pixmap(clip=clip, dpi=144, alpha=False, colorspace=pymupdf.csRGB)
         fill = [round(channel * 255) for channel in colour]

@@ -31,6 +31,7 @@ Checks (codes):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -137,6 +138,8 @@ def _check(
 
     found: Counter[str] = Counter()
     out_layered = layers_on(out)
+    # The source with its layers on, copied once and only if a page needs it.
+    source_layered = functools.cache(lambda: layers_on(src))
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         page_words = _page_words(textpage)
@@ -171,8 +174,10 @@ def _check(
         if missing > len(before.words) * COLLATERAL_TOLERANCE:
             # Sanitize removes hidden content on purpose: it is no witness. Analysed
             # only here, where words are missing, as most pages hide nothing.
-            layered = layers_on(src)
-            analysis = analyse_page(src[page_no], layered[page_no] if layered else None)
+            layered_doc = source_layered()
+            analysis = analyse_page(
+                src[page_no], layered_doc[page_no] if layered_doc is not None else None
+            )
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
             missing = _missing(before, page_words, page_boxes)
         if missing > len(before.words) * COLLATERAL_TOLERANCE:

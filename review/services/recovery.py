@@ -22,7 +22,7 @@ from review.models import (
     Queue,
     ReviewItem,
 )
-from review.selectors import QUEUE_PERMISSION, latest_proposal
+from review.selectors import QUEUE_PERMISSION
 from review.services.decisions import MarkFields, proposal_create
 from review.services.outbox import outbox_cancel
 from review.services.transitions import item_lock, item_transition
@@ -39,13 +39,14 @@ def item_reopen(*, item_id: int, reason: str, actor: User) -> ReviewItem:
         item = item_lock(item_id=item_id)
         if item.state != ItemState.APPROVED:
             raise InvalidDecision(f"item {item.pk} is {item.state}: only an approved item reopens")
-        approval = Approval.objects.filter(item=item).latest("approved_at")
+        approval = (
+            Approval.objects.select_related("proposal").filter(item=item).latest("approved_at")
+        )
         _require_reopener(actor, approval)
         approval.superseded_at = db_now()
         approval.superseded_reason = reason.strip()[:200]
         approval.save(update_fields=["superseded_at", "superseded_reason"])
-        latest = latest_proposal(item.document)
-        assert latest is not None  # noqa: S101 - an approved item has its approved proposal
+        latest = approval.proposal  # an approved item's latest version is the approved one
         proposal_create(
             document=item.document,
             version=latest.version + 1,

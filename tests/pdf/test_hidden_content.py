@@ -275,7 +275,7 @@ def test_pdf_with_only_an_owner_password_is_released_unencrypted_with_its_text(
     assert verify(pdf, output, []).ok
 
 
-def _highlighted_page(cover_too: bool) -> bytes:
+def _highlighted_page(cover_too: bool, rotation: int = 0) -> bytes:
     """Words under an Acrobat-style highlighter: a yellow rectangle in Multiply blend
     mode, painted after the text. With `cover_too`, a white box (Normal blend) also
     covers a canary on the same page."""
@@ -293,11 +293,13 @@ def _highlighted_page(cover_too: bool) -> bytes:
     if cover_too:
         stream += b"q 1 1 1 rg 18 195 130 15 re f Q\n"
     doc.update_stream(content, stream)
+    page.set_rotation(rotation)
     return doc.tobytes()
 
 
-def test_words_under_a_multiply_highlighter_are_seen_and_released() -> None:
-    pdf = _highlighted_page(cover_too=False)
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_words_under_a_multiply_highlighter_are_seen_and_released(rotation: int) -> None:
+    pdf = _highlighted_page(cover_too=False, rotation=rotation)
 
     assert find_hidden(pdf) == []
     output = sanitize(burn_in(pdf, []))
@@ -305,8 +307,9 @@ def test_words_under_a_multiply_highlighter_are_seen_and_released() -> None:
     assert verify(pdf, output, []).ok
 
 
-def test_a_white_box_still_covers_text_where_the_document_also_highlights() -> None:
-    pdf = _highlighted_page(cover_too=True)
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_white_box_still_covers_text_where_the_document_also_highlights(rotation: int) -> None:
+    pdf = _highlighted_page(cover_too=True, rotation=rotation)
 
     found = find_hidden(pdf)
 

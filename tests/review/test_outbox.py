@@ -127,3 +127,14 @@ def test_approval_writes_its_render_row_in_its_own_transaction(sent):
     row = Outbox.objects.get(item=item, task=Outbox.Task.RENDER_AND_SIGN)
     assert row.reason == "approved" and row.sent_at is None and sent == []
     assert row.created_at >= approval.approved_at
+
+
+@pytest.mark.django_db
+def test_an_admission_of_many_documents_kicks_the_relay_once(
+    sent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        items = admitted_items({f"{n}.pdf": LETTER for n in range(3)}, detect=False)
+
+    assert callbacks == [outbox_relay]
+    assert sorted(args[1] for args, _ in sent) == sorted(item.pk for item in items)
