@@ -19,14 +19,8 @@ from common.api import ERROR_RESPONSES, ErrorSerializer, flatten_errors, request
 from intake import selectors
 from intake.metrics import admission_timed
 from intake.models import Document, SlaClass, Submission
-from intake.services import (
-    AdmissionRejected,
-    IncomingFile,
-    Problem,
-    correlation_id_or_new,
-    submission_admit,
-    submission_reject,
-)
+from intake.services.admission import AdmissionRejected, submission_admit, submission_reject
+from intake.services.checks import IncomingFile, Problem, correlation_id_or_new
 
 CORRELATION_HEADER = "X-Correlation-ID"
 

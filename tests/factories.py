@@ -51,7 +51,8 @@ def admitted_items(
     """Items made as in production: admission through the service, then the detection task."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from intake.services import IncomingFile, submission_admit
+    from intake.services.admission import submission_admit
+    from intake.services.checks import IncomingFile
     from review.tasks import detect_document
 
     admission = submission_admit(

@@ -4,7 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from audit.models import AuditEvent
-from intake.services import IncomingFile, submission_admit
+from intake.services.admission import submission_admit
+from intake.services.checks import IncomingFile
 from review.models import ItemState, Mark, Proposal, ReviewItem
 from review.pdf.detect import NEEDS_MANUAL_REVIEW, NO_TEXT_LAYER
 from review.tasks import detect_document

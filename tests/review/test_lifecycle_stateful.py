@@ -33,7 +33,8 @@ from hypothesis.stateful import (
 from audit.clock import db_now
 from audit.services import verify_chain
 from common.errors import DomainError
-from intake.services import IncomingFile, submission_admit
+from intake.services.admission import submission_admit
+from intake.services.checks import IncomingFile
 from review.models import (
     TERMINAL_STATES,
     Approval,

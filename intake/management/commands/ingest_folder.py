@@ -5,7 +5,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from intake.models import SlaClass
-from intake.services import AdmissionRejected, folder_ingest
+from intake.services.admission import AdmissionRejected
+from intake.services.folder import folder_ingest
 
 
 class Command(BaseCommand):

@@ -14,7 +14,8 @@ from rest_framework.authtoken.models import Token
 
 from intake.models import Submission
 from intake.roles import INTAKE_CLIENT
-from intake.services import IncomingFile, correlation_id_or_new, submission_admit
+from intake.services.admission import submission_admit
+from intake.services.checks import IncomingFile, correlation_id_or_new
 from review.roles import COMPLIANCE_OFFICER, REVIEWER, SENIOR_REVIEWER
 
 DEMO_USERS = [
