@@ -2,7 +2,10 @@
 
 Run: .venv/bin/python bench/render.py
 Both are measured on the same generated files in the same run (best of 3), so the
-ratio is comparable across machines. Target: ratio >= 0.33.
+ratio is comparable across machines. Target: ratio >= 0.33, on the corpus whose marked
+values stand apart on their lines. The same documents with the values in the middle of
+their lines are reported beside it: there each burned box meets the words around it,
+and the hidden-content analysis measures those lines glyph by glyph.
 """
 
 from __future__ import annotations
@@ -48,17 +51,27 @@ def _best_of(runs: int, corpus: list[tuple[bytes, list[RedactionMark]]], step: C
     return best
 
 
-def main() -> None:
-    corpus = [text_document(PAGES_PER_FILE, seed=seed) for seed in range(FILES)]
+def _ratio(corpus: list[tuple[bytes, list[RedactionMark]]]) -> tuple[float, float]:
     pages = FILES * PAGES_PER_FILE
-    marks = sum(len(m) for _, m in corpus)
     baseline = pages / _best_of(3, corpus, _baseline)
     pipeline = pages / _best_of(3, corpus, _pipeline)
+    return baseline, pipeline
+
+
+def main() -> None:
+    apart = [text_document(PAGES_PER_FILE, seed=seed) for seed in range(FILES)]
+    inside = [text_document(PAGES_PER_FILE, seed=seed, inside_lines=True) for seed in range(FILES)]
+    marks = sum(len(m) for _, m in apart)
+    print(f"corpus: {FILES} files, {FILES * PAGES_PER_FILE} pages, {marks} marks")
+    baseline, pipeline = _ratio(apart)
     ratio = pipeline / baseline
-    print(f"corpus: {FILES} files, {pages} pages, {marks} marks")
     print(f"open+save baseline:          {baseline:8.1f} pages/s")
     print(f"burn_in+sanitize+verify:     {pipeline:8.1f} pages/s")
     print(f"ratio: {ratio:.3f} (target >= {TARGET}) {'OK' if ratio >= TARGET else 'BELOW TARGET'}")
+    baseline, pipeline = _ratio(inside)
+    print(
+        f"values inside lines: {pipeline:.1f} vs {baseline:.1f} pages/s, ratio {pipeline / baseline:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -295,20 +295,30 @@ CASES: dict[str, Callable[[], LeakCase]] = {
 
 
 def text_document(
-    pages: int, *, marks_per_page: int = 3, seed: int = 7
+    pages: int, *, marks_per_page: int = 3, seed: int = 7, inside_lines: bool = False
 ) -> tuple[bytes, list[RedactionMark]]:
-    """A plain multi-page text document with a few marks per page (benchmarks, verifier)."""
+    """A plain multi-page text document with a few marks per page (benchmarks, verifier).
+    The marked values stand apart at the right of their lines, or, `inside_lines`, in
+    the middle of them (the burned box then meets the words around it)."""
     doc = pymupdf.open()
     marks: list[RedactionMark] = []
     for number in range(pages):
         page = doc.new_page(width=612, height=792)
+        values = {
+            5 + 12 * k: f"SSN-{seed}{number:03d}{k}-{5 + 12 * k:02d}" for k in range(marks_per_page)
+        }
         for line in range(40):
+            value = values.get(line)
+            if inside_lines:
+                middle = f" {value} " if value else " "
+                text = f"{FILLER[(line + number) % 3][:30]}{middle}ref {seed}-{number}-{line}"
+                page.insert_text((50, 60 + 17 * line), text, fontsize=9)
+                continue
             # Short enough to end well left of the marked values at x=420.
             text = f"{FILLER[(line + number) % 3][:50]} ref {seed}-{number}-{line}"
             page.insert_text((50, 60 + 17 * line), text, fontsize=9)
-        for k in range(marks_per_page):
-            line = 5 + 12 * k
-            value = f"SSN-{seed}{number:03d}{k}-{line:02d}"
-            page.insert_text((420, 60 + 17 * line), value, fontsize=9)
+            if value:
+                page.insert_text((420, 60 + 17 * line), value, fontsize=9)
+        for value in values.values():
             marks.append(_mark(page, _word_rect(page, value), margin=1.0))
     return doc.tobytes(garbage=1, deflate=True), marks

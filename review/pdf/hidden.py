@@ -18,18 +18,23 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `hidden_annotation`: an annotation that is hidden, or has contents but no appearance.
 
 Everything is measured in PyMuPDF's unrotated page space (as `get_text` reports it),
-where the visible area is the crop box's size from the origin. The analysis works per
-glyph, from MuPDF's ordered record of what was painted (`get_texttrace`, whose `seqno`
-indexes `get_bboxlog`, and `get_drawings` for fill colours and opacity).
+where the visible area is the crop box's size from the origin. Most pages are settled
+by one pass over their painting operations (`_PaintLog`), which proves nothing on them
+can be hidden; the rest are analysed per glyph, from MuPDF's ordered record of what was
+painted (`get_texttrace`, whose `seqno` indexes the paint log, and `get_drawings` for
+fill colours and opacity).
 """
 
 from __future__ import annotations
 
+import math
+import operator
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
+from pymupdf import mupdf
 
 OUTSIDE_CROP_BOX = "outside_crop_box"
 COVERED = "covered"
@@ -68,6 +73,7 @@ OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 
 Quad = tuple[float, float, float, float]
+_UNICODE = operator.itemgetter(0)  # of a traced character
 WHITE = (1.0, 1.0, 1.0)
 
 
@@ -98,7 +104,8 @@ class _Span:
 @dataclass(frozen=True)
 class PageAnalysis:
     hidden: list[HiddenGlyph]
-    visible: list[_Span]  # what a reader sees, by span (sanitize must keep it)
+    # What a reader sees, by span (sanitize must keep it); empty on a plain page.
+    visible: list[_Span]
     # Invisible OCR text over its scan: seen as the image, dropped by sanitize all the same.
     ocr_layer: list[Quad] = field(default_factory=list)
 
@@ -145,18 +152,23 @@ def analyse_page(
     layered: pymupdf.Page | None = None,
     *,
     clipped_text: pymupdf.TextPage | None = None,
+    exhaustive: bool = False,
 ) -> PageAnalysis:
     """Classify every glyph and image of `page`. `layered` is the same page with every
     optional-content group on (see `layers_on`), to find what an off layer hides.
     `clipped_text` is the page's text extracted with `CLIPPED_FLAGS`, when the caller
-    has it already.
+    has it already. `exhaustive` looks at every glyph even on a plain page.
 
-    Most spans are plainly visible: inside the page, not white, with no fill or image
-    over or under them and no clipping on the page. Those are settled as a whole; only
-    the others are looked at glyph by glyph."""
+    Most pages are plain (see `_PaintLog`): one pass over their painting proves that
+    nothing on them is hidden, and `visible` is left empty as nobody needs it. On the
+    others most spans are still plainly visible and settled as a whole; only the rest
+    are looked at glyph by glyph."""
     crop = page.cropbox
     area: Quad = (0.0, 0.0, crop.width, crop.height)
-    log = page.get_bboxlog()
+    paint = _PaintLog.of(page, area)
+    if paint.plain and layered is None and not exhaustive:
+        return PageAnalysis(hidden=[], visible=[])
+    log = paint.log
     trace = page.get_texttrace()
     painters = _Painters(page, log) if any(_covers(kind) for kind, _ in log) else None
     clip_kept = _clip_kept(page, trace, clipped_text) if trace else None
@@ -213,6 +225,252 @@ def analyse_page(
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page))
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
+
+
+class _PaintLog(mupdf.FzDevice2):
+    """One pass over a page's painting, recording what `Page.get_bboxlog` records (the
+    kind and box of each painting operation, in order, so an index is the seqno that
+    `get_texttrace` and `get_drawings` report) and whether the page is plain.
+
+    A page is plain when nothing on it can be hidden, judged by whole painting
+    operations and always erring towards "not plain": every text is filled (no render
+    mode 3 or clip modes), not transparent, at least 1.5 pt, inside the crop box and
+    inside every clip (each a rectangle), on the bare page in a colour far from white or
+    wholly on an opaque rectangle (or an image or shading) of a colour far from its own;
+    every image lies inside the crop box; no fill, image or shading is painted over
+    earlier images or over half of an earlier glyph (upright text: a burned-in box next
+    to the words left of it on its line); no soft masks, tiling patterns or stroked
+    text. Anything else sends the page to the glyph-by-glyph analysis, which decides."""
+
+    _RGB = mupdf.FzColorspace(mupdf.FzColorspace.Fixed_RGB)
+    _PARAMS = mupdf.FzColorParams()
+    # Margins over the glyph analysis's own thresholds, so a plain page is one it would
+    # also find nothing on.
+    MIN_SIZE = 1.5 * TINY_PT
+    COLOUR_DELTA = 0.1
+
+    def __init__(self, area: Quad) -> None:
+        super().__init__()
+        self.area = area
+        self.log: list[tuple[str, Quad]] = []
+        self.plain = True
+        self._converted = mupdf.fz_convert_color2_v()
+        self._params = self._PARAMS.internal()
+        # Text (kept, with its matrix, to find its glyphs) and images painted so far.
+        self._painted: list[tuple[Quad, mupdf.FzText | None, mupdf.FzMatrix | None]] = []
+        self._bounds: Quad | None = None  # of `_painted`
+        # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
+        self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
+        self._clips: list[Quad | None] = []  # None: not a rectangle
+        for name in (
+            "fill_path",
+            "stroke_path",
+            "clip_path",
+            "clip_stroke_path",
+            "fill_text",
+            "stroke_text",
+            "clip_text",
+            "clip_stroke_text",
+            "ignore_text",
+            "fill_shade",
+            "fill_image",
+            "fill_image_mask",
+            "clip_image_mask",
+            "pop_clip",
+            "begin_mask",
+            "begin_tile",
+        ):
+            getattr(self, "use_virtual_" + name)()
+
+    @classmethod
+    def of(cls, page: pymupdf.Page, area: Quad) -> _PaintLog:
+        device = cls(area)
+        rotation = page.rotation
+        if rotation:
+            page.set_rotation(0)  # unrotated page space, as get_bboxlog and get_texttrace
+        try:
+            mupdf.fz_run_page(page.this, device, mupdf.FzMatrix(), mupdf.FzCookie())
+            mupdf.fz_close_device(device)
+        finally:
+            if rotation:
+                page.set_rotation(rotation)
+        return device
+
+    def _rgb(self, colorspace, color) -> tuple[float, float, float] | None:  # noqa: ANN001
+        if not colorspace:
+            return None  # a pattern: colour unknown
+        rgb = self._converted
+        mupdf.ll_fz_convert_color2(colorspace, color, self._RGB.m_internal, rgb, None, self._params)
+        return (rgb.v0, rgb.v1, rgb.v2)
+
+    def _paint_over(self, box: Quad) -> None:
+        """A fill, image or shading: not plain if it lies over an earlier image or over
+        half of an earlier glyph."""
+        if self._bounds is None or not _intersects(box, self._bounds):
+            return
+        for earlier, text, ctm in self._painted:
+            if not _intersects(box, earlier):
+                continue
+            if text is None or ctm is None or _glyph_under(text, ctm, box):
+                self.plain = False
+                return
+
+    def _painted_now(self, box: Quad, text=None, ctm=None) -> None:  # noqa: ANN001
+        if text is not None:
+            text, ctm = mupdf.FzText(mupdf.ll_fz_keep_text(text)), mupdf.FzMatrix(ctm)
+        self._painted.append((box, text, ctm))
+        b = self._bounds
+        self._bounds = (
+            box
+            if b is None
+            else (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
+        )
+
+    def _text_plain(self, text, ctm, colorspace, color, alpha: float, box: Quad) -> bool:  # noqa: ANN001
+        if alpha <= 0.0 or not _within(box, self.area):
+            return False
+        if any(clip is None or not _within(box, clip) for clip in self._clips):
+            return False
+        span = text.head
+        while span:
+            m = mupdf.ll_fz_concat(span.trm, ctm)
+            size = min(
+                math.hypot(m.a, m.b), math.hypot(m.c, m.d), math.sqrt(abs(m.a * m.d - m.b * m.c))
+            )
+            if size < self.MIN_SIZE:
+                return False
+            span = span.next
+        colour = self._rgb(colorspace, color)
+        if colour is None:
+            return False
+        for cover, fill, is_shape in reversed(self._covers):
+            if _intersects(box, cover):
+                # The latest thing under the text is all its background.
+                if not _within(box, cover) or not is_shape:
+                    return False
+                return fill is None or _far(colour, fill, self.COLOUR_DELTA)
+        return _far(colour, WHITE, self.COLOUR_DELTA)
+
+    def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
+        box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
+        self.log.append(("fill-text", box))
+        if self.plain:
+            self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
+            self._painted_now(box, text, ctm)
+
+    def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
+        self.log.append(("stroke-text", _quad4(mupdf.ll_fz_bound_text(text, stroke, ctm))))
+        self.plain = False
+
+    def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
+        self.log.append(("ignore-text", _quad4(mupdf.ll_fz_bound_text(text, None, ctm))))
+        self.plain = False
+
+    def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
+        box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
+        self.log.append(("fill-path", box))
+        if self.plain:
+            self._paint_over(box)
+            opaque_rectangle = alpha >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
+            colour = self._rgb(colorspace, color) if opaque_rectangle else None
+            self._covers.append((box, colour, colour is not None))
+
+    def stroke_path(self, ctx, path, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
+        self.log.append(("stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm))))
+
+    def fill_shade(self, ctx, shade, ctm, alpha, params) -> None:  # noqa: ANN001
+        box = _quad4(mupdf.ll_fz_bound_shade(shade, ctm))
+        self.log.append(("fill-shade", box))
+        if self.plain:
+            self._paint_over(box)
+            self._covers.append((box, None, True))
+
+    def fill_image(self, ctx, image, ctm, alpha, params) -> None:  # noqa: ANN001
+        box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
+        self.log.append(("fill-image", box))
+        if self.plain:
+            self._paint_over(box)
+            self.plain = self.plain and _within(box, self.area)
+            self._covers.append((box, None, True))
+            self._painted_now(box)
+
+    def fill_image_mask(self, ctx, image, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
+        box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
+        self.log.append(("fill-imgmask", box))
+        if self.plain:
+            self._paint_over(box)
+            self._covers.append((box, None, False))
+
+    def clip_path(self, ctx, path, even_odd, ctm, scissor) -> None:  # noqa: ANN001
+        rectangle = mupdf.ll_fz_path_is_rect(path, ctm)
+        self._clips.append(_quad4(mupdf.ll_fz_bound_path(path, None, ctm)) if rectangle else None)
+
+    def clip_stroke_path(self, ctx, path, stroke, ctm, scissor) -> None:  # noqa: ANN001
+        self._clips.append(None)
+
+    def clip_text(self, ctx, text, ctm, scissor) -> None:  # noqa: ANN001
+        self._clips.append(None)
+        self.plain = False  # render modes 4 to 7
+
+    def clip_stroke_text(self, ctx, text, stroke, ctm, scissor) -> None:  # noqa: ANN001
+        self._clips.append(None)
+        self.plain = False
+
+    def clip_image_mask(self, ctx, image, ctm, scissor) -> None:  # noqa: ANN001
+        self._clips.append(None)
+
+    def pop_clip(self, ctx) -> None:  # noqa: ANN001
+        if self._clips:
+            self._clips.pop()
+
+    def begin_mask(self, ctx, area, luminosity, colorspace, colour, params) -> None:  # noqa: ANN001
+        self.plain = False  # a soft mask: what it lets through is not known here
+
+    def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
+        self.plain = False  # pattern cells are painted in pattern space
+        return 0
+
+
+def _glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
+    """Whether `box` lies over half of a glyph of `text` (other than a space), each glyph
+    measured as `get_texttrace` does (advance by ascender to descender); always true for
+    text that is not upright, which this does not measure."""
+    a, b, c, d, e, f = ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f
+    span = text.m_internal.head
+    while span:
+        m = mupdf.ll_fz_concat(span.trm, ctm.internal())
+        if m.b or m.c or m.a <= 0 or m.d >= 0:
+            return True
+        font, size = span.font, m.a
+        ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
+        if ascender < 1e-3:  # as get_texttrace: probably an OCR font
+            ascender, descender = 0.9, -0.1
+        above = ascender * size / (ascender - descender)
+        below = descender * size / (ascender - descender)
+        wrapped = mupdf.FzTextSpan(span)
+        for i in range(span.len):
+            item = wrapped.items(i)
+            x = item.x * a + item.y * c + e
+            y = item.x * b + item.y * d + f
+            # No glyph advances further than twice the font size.
+            if y - above >= box[3] or y - below <= box[1] or not box[0] - 2 * size < x < box[2]:
+                continue
+            if item.ucs >= 0 and chr(item.ucs).isspace():
+                continue
+            advance = mupdf.ll_fz_advance_glyph(font, item.gid, span.wmode) if item.gid >= 0 else 0
+            glyph = (x, y - above, x + advance * size, y - below)
+            if _overlap(glyph, box) >= 0.5 * _area(glyph):
+                return True
+        span = span.next
+    return False
+
+
+def _quad4(rect) -> Quad:  # noqa: ANN001
+    return (rect.x0, rect.y0, rect.x1, rect.y1)
+
+
+def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: float) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= delta
 
 
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:
@@ -274,7 +532,7 @@ def _clip_kept(
     when clipping cuts no glyph on the page (the common case: the clip-aware text has
     as many characters as the trace)."""
     clipped = clipped or clipped_textpage(page)
-    traced = "".join(chr(char[0]) for span in trace for char in span["chars"])
+    traced = "".join("".join(map(chr, map(_UNICODE, span["chars"]))) for span in trace)
     text = page.get_text("text", textpage=clipped)
     if len("".join(traced.split())) == len("".join(text.split())):
         return None

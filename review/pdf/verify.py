@@ -127,14 +127,22 @@ def _check(
     for page_no, page_words in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
         for rect, text in page_words.words:
+            token = _token(text)
+            if not token:
+                continue
             if page_boxes.overlap(rect):
-                redacted.update(_tokens(text))
-                spellings.update(_raw_tokens(text))
+                redacted.add(token.casefold())
+                spellings.add(token)
             elif not page_boxes.touch(rect):
                 # Hidden copies count here too: whatever of them the output still
                 # holds fails the gate as `unseen_content`.
-                allowance.update(_tokens(text))
-    redacted -= {token for raw in stamp_tokens for token in _tokens(raw)}
+                allowance[token.casefold()] += 1
+    redacted -= {_token(raw).casefold() for raw in stamp_tokens}
+    # Distinctive tokens are searched as whole words anywhere in the page text (a value
+    # glued to punctuation still counts); common ones are counted against the allowance.
+    counted = redacted & allowance.keys()
+    distinctive = redacted - counted
+    distinctive_words = _words_pattern(distinctive)
 
     found: Counter[str] = Counter()
     out_layered = layers_on(out)
@@ -156,19 +164,17 @@ def _check(
         ).hidden
         if unseen:
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
-        # Distinctive tokens are searched as whole words anywhere in the page text (a
-        # value glued to punctuation still counts); common ones are counted against the
-        # allowance.
-        page_text = " ".join(text for _, text in page_words.words)
-        page_tokens = Counter(token for _, text in page_words.words for token in _tokens(text))
-        hits = 0
-        for token in redacted:
-            if token in allowance:
-                found[token] += page_tokens[token]
-            else:
-                hits += len(_word(token).findall(page_text))
-        if hits:
-            failures.append(Failure("redacted_string_present", page=page_no, count=hits))
+        if distinctive_words is not None:
+            page_text = " ".join(text for _, text in page_words.words)
+            hits = len(distinctive_words.findall(page_text))
+            if hits:
+                failures.append(Failure("redacted_string_present", page=page_no, count=hits))
+        if counted:
+            found.update(
+                token
+                for token in (_token(text).casefold() for _, text in page_words.words)
+                if token in counted
+            )
         before = original_pages[page_no]
         missing = _missing(before, page_words, page_boxes)
         if missing > len(before.words) * COLLATERAL_TOLERANCE:
@@ -183,10 +189,9 @@ def _check(
         if missing > len(before.words) * COLLATERAL_TOLERANCE:
             failures.append(Failure("collateral_damage", page=page_no, count=missing))
 
-    over = sum(1 for token in redacted if token in allowance and found[token] > allowance[token])
+    over = sum(1 for token in counted if found[token] > allowance[token])
     if over:
         failures.append(Failure("redacted_string_present", count=over))
-    distinctive = {token for token in redacted if token not in allowance}
     if distinctive:
         written = {raw for raw in spellings if raw.casefold() in distinctive}
         failures.extend(_side_channel_hits(out, distinctive, written))
@@ -250,7 +255,8 @@ def _side_channel_hits(
             strings.extend(str(value) for value in annot.info.values())
         for widget in page.widgets():
             strings.append(str(widget.field_value or ""))
-    if any(_word(token).search(text) for text in strings for token in tokens):
+    words = _words_pattern(tokens)
+    if words is not None and any(words.search(text) for text in strings):
         failures.append(Failure("redacted_string_present"))
 
     needles = _needles(spellings)
@@ -270,9 +276,12 @@ def _side_channel_hits(
     return failures
 
 
-def _word(token: str) -> re.Pattern[str]:
-    """`token` as a whole word, any case (Unicode-aware)."""
-    return re.compile(rf"(?<!\w){re.escape(token)}(?!\w)", re.IGNORECASE)
+def _words_pattern(tokens: set[str]) -> re.Pattern[str] | None:
+    """Any of `tokens` as a whole word, any case (Unicode-aware); None for no tokens."""
+    if not tokens:
+        return None
+    alternatives = "|".join(re.escape(token) for token in sorted(tokens, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -343,63 +352,44 @@ def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
     return sum((expected - present).values())
 
 
-def _tokens(text: str) -> set[str]:
-    """Words of 3+ characters, case-folded: tokens compare in any case."""
-    return {token.casefold() for token in _raw_tokens(text)}
-
-
-def _raw_tokens(text: str) -> set[str]:
-    tokens = set()
-    for raw in text.split():
-        token = raw.strip(STRIP)
-        if len(token) >= MIN_TOKEN_LEN:
-            tokens.add(token)
-    return tokens
+def _token(word: str) -> str:
+    """The word without surrounding punctuation, or "" when under 3 characters: short
+    tokens are checked by position only."""
+    token = word.strip(STRIP)
+    return token if len(token) >= MIN_TOKEN_LEN else ""
 
 
 class _Boxes:
-    """The approved boxes of one page, with a cheap reject against their union."""
+    """The approved boxes of one page. Plain loops with the cheapest test first: these
+    run once or twice for every word of the document."""
 
     def __init__(self, quads: list[Quad]) -> None:
         self.quads = quads
-        self.bounds: Quad = (
-            (
-                min(q[0] for q in quads),
-                min(q[1] for q in quads),
-                max(q[2] for q in quads),
-                max(q[3] for q in quads),
-            )
-            if quads
-            else (0.0, 0.0, 0.0, 0.0)
-        )
 
     def overlap(self, rect: Quad) -> bool:
-        """Some box covers `rect` deeper than the tolerance: the word is under it."""
-        if not self.quads or not _touches(rect, self.bounds):
-            return False
-        return any(_overlaps(rect, quad) for quad in self.quads)
+        """Some box covers `rect` deeper than the tolerance in both directions: the word
+        is under it."""
+        for box in self.quads:
+            if rect[3] <= box[1] or rect[1] >= box[3]:
+                continue
+            if (
+                min(rect[2], box[2]) - max(rect[0], box[0]) > TOLERANCE_PT
+                and min(rect[3], box[3]) - max(rect[1], box[1]) > TOLERANCE_PT
+            ):
+                return True
+        return False
 
     def touch(self, rect: Quad) -> bool:
         """`rect` comes within the tolerance of some box: not a collateral witness."""
-        if not self.quads or not _touches(rect, self.bounds, TOLERANCE_PT):
-            return False
-        return any(_touches(rect, quad, TOLERANCE_PT) for quad in self.quads)
-
-
-def _touches(rect: Quad, box: Quad, margin: float = 0.0) -> bool:
-    return (
-        rect[0] < box[2] + margin
-        and rect[2] > box[0] - margin
-        and rect[1] < box[3] + margin
-        and rect[3] > box[1] - margin
-    )
-
-
-def _overlaps(rect: Quad, box: Quad) -> bool:
-    """Overlap deeper than the tolerance in both directions."""
-    width = min(rect[2], box[2]) - max(rect[0], box[0])
-    height = min(rect[3], box[3]) - max(rect[1], box[1])
-    return width > TOLERANCE_PT and height > TOLERANCE_PT
+        for box in self.quads:
+            if (
+                rect[1] < box[3] + TOLERANCE_PT
+                and rect[3] > box[1] - TOLERANCE_PT
+                and rect[0] < box[2] + TOLERANCE_PT
+                and rect[2] > box[0] - TOLERANCE_PT
+            ):
+                return True
+        return False
 
 
 def _mostly_hidden(rect: Quad, hidden: Sequence[Quad]) -> bool:

@@ -26,6 +26,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit import hidden_corpus
 from testkit.hidden_corpus import HiddenCase
+from testkit.leak_corpus import text_document
 from tests.pdf.test_redact import assert_canary_absent
 
 CASE_NAMES = hidden_corpus.case_names()
@@ -335,3 +336,75 @@ def test_an_ocr_layer_painted_under_or_over_its_scan_is_not_hidden_content() -> 
     released = pymupdf.open(stream=output, filetype="pdf")
     assert all(not page.get_text().strip() for page in released)  # sanitize drops OCR text
     assert verify(pdf, output, []).ok
+
+
+# ------------------------------------------------- the plain-page screen (speed path)
+
+
+def _screened_documents() -> dict[str, bytes]:
+    documents = {name: hidden_corpus.build(name).pdf for name in CASE_NAMES}
+    documents.update(CLEAN)
+    for inside_lines in (False, True):
+        pdf, marks = text_document(2, seed=3, inside_lines=inside_lines)
+        burned = burn_in(pdf, marks)
+        documents[f"burned-inside-{inside_lines}"] = burned
+        documents[f"released-inside-{inside_lines}"] = sanitize(burned)
+    documents.update({path.name: path.read_bytes() for path in REAL_WORLD_PDFS if path.exists()})
+    return documents
+
+
+SCREENED = _screened_documents()
+
+
+@pytest.mark.parametrize("name", sorted(SCREENED))
+def test_a_page_screened_as_plain_hides_nothing_glyph_by_glyph(name: str) -> None:
+    for page in _open(SCREENED[name]):
+        crop = page.cropbox
+        screen = hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
+
+        assert [(kind, pymupdf.Rect(box)) for kind, box in screen.log] == [
+            (kind, pymupdf.Rect(box)) for kind, box in page.get_bboxlog()
+        ]
+        if screen.plain:
+            assert hidden.analyse_page(page, exhaustive=True).hidden == [], page.number
+
+
+def test_every_page_with_hidden_content_fails_the_screen(case: HiddenCase) -> None:
+    doc = _open(case.pdf)
+    page = doc[case.page]
+    crop = page.cropbox
+
+    screen = hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
+
+    # Layers and annotations are found apart from the page's painting.
+    assert screen.plain is (case.kind in ("hidden_layer", "hidden_annotation"))
+
+
+def test_burned_boxes_inside_lines_leave_their_pages_plain() -> None:
+    pdf, marks = text_document(2, seed=5, inside_lines=True)
+
+    released = _open(sanitize(burn_in(pdf, marks)))
+
+    for page in released:
+        crop = page.cropbox
+        assert hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height)).plain
+
+
+def test_a_box_over_half_a_word_is_not_plain_and_the_covered_letters_are_found() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((40, 60), "Confidential Halfcovered", fontsize=12)
+    word = page.search_for("Halfcovered")[0]
+    page.draw_rect(
+        pymupdf.Rect(word.x0 + word.width / 2, word.y0 - 2, word.x1 + 2, word.y1 + 2),
+        fill=(0, 0, 0),
+        color=None,
+    )
+    page = _open(doc.tobytes())[0]
+
+    screen = hidden._PaintLog.of(page, (0.0, 0.0, 300.0, 200.0))
+
+    assert not screen.plain
+    found = find_hidden(doc.tobytes())
+    assert [h.kind for h in found] == ["covered"]
+    assert found[0].text.lower() in "halfcovered" and len(found[0].text) >= 4
