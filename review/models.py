@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
@@ -35,6 +36,15 @@ class Policy(models.Model):
     warn_window_minutes = models.PositiveIntegerField(default=60)
     max_attempts = models.PositiveIntegerField(default=3)
     max_open_claims_per_reviewer = models.PositiveIntegerField(default=1)
+    detection_by_jurisdiction = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Jurisdiction code -> detection settings for its documents: "
+        '{"categories": [...], "min_confidence": {"person": 0.6}, "phone_regions": ["GB"]}. '
+        "A key left out falls back to this policy's categories and thresholds and to the "
+        "jurisdiction's holiday country for phone regions. Exemption codes per category "
+        "are the jurisdiction's own.",
+    )
     handoff_stall_minutes = models.PositiveIntegerField(
         default=10,
         help_text="An automatic handoff (detection, rendering, signing) waiting longer than "
@@ -61,6 +71,14 @@ class Policy(models.Model):
 
     def __str__(self) -> str:
         return f"policy v{self.version}"
+
+    def clean(self) -> None:
+        # Imported here: the detectors load Presidio and spaCy's modules.
+        from review.pdf.detect import detection_settings_errors
+
+        errors = detection_settings_errors(self.categories, self.detection_by_jurisdiction)
+        if errors:
+            raise ValidationError({"detection_by_jurisdiction": errors})
 
 
 class ItemState(models.TextChoices):

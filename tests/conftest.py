@@ -47,7 +47,7 @@ def _signing_certificate():
 def _reference_data_after_flush(request):
     """Transactional tests end by emptying every table, seed rows from data migrations
     included (post_migrate brings back only content types and permissions). Put the
-    jurisdictions, policy v1 and role groups back, as the migrations made them."""
+    jurisdictions, the policy versions and role groups back, as the migrations made them."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None or not marker.kwargs.get("transaction"):
         return
@@ -61,6 +61,7 @@ def _reference_data_after_flush(request):
 
     import_module("intake.migrations.0002_jurisdictions").seed(apps, None)
     import_module("review.migrations.0002_policy_v1").seed(apps, None)
+    import_module("review.migrations.0013_policy_detection_categories").publish(apps, None)
     install_roles(Group, Permission)
 
 

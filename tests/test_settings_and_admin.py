@@ -91,7 +91,47 @@ def test_saving_a_policy_in_the_admin_publishes_a_new_version(officer_client):
         "max_open_claims_per_reviewer": "1",
         "handoff_stall_minutes": "10",
     }
+    before = Policy.objects.order_by("-version").first().version
     response = officer_client.post("/admin/review/policy/1/change/", data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     assert Policy.objects.get(version=1).lease_minutes == 15
-    assert Policy.objects.get(version=2).lease_minutes == 20
+    assert Policy.objects.get(version=before + 1).lease_minutes == 20
+
+
+def test_policy_detection_settings_per_jurisdiction_are_checked_with_errors_naming_the_value(
+    officer_client,
+):
+    from review.models import Policy
+
+    data = {
+        "note": "GB settings",
+        "categories": '["ssn", "person", "phone"]',
+        "category_min_confidence": "{}",
+        "detection_by_jurisdiction": '{"UK-FOI": {"categories": ["person", "sparkles"],'
+        ' "min_confidence": {"person": 1.5}, "phone_regions": ["GB", "XX"]}}',
+        "review_threshold": "0.8",
+        "sla_hours": '{"urgent": 4, "standard": 24}',
+        "lease_minutes": "15",
+        "lease_max_minutes": "120",
+        "warn_window_minutes": "60",
+        "max_attempts": "3",
+        "max_open_claims_per_reviewer": "1",
+        "handoff_stall_minutes": "10",
+    }
+    count = Policy.objects.count()
+
+    response = officer_client.post("/admin/review/policy/1/change/", data)
+
+    assert response.status_code == 200
+    errors = str(response.context["adminform"].form.errors)
+    assert "unknown category &#x27;sparkles&#x27;" in errors
+    assert "1.5 is not between 0 and 1" in errors
+    assert "&#x27;XX&#x27; is not a phone region code" in errors
+    assert Policy.objects.count() == count
+    data["detection_by_jurisdiction"] = (
+        '{"UK-FOI": {"categories": ["person"], "phone_regions": ["GB"]}}'
+    )
+    assert officer_client.post("/admin/review/policy/1/change/", data).status_code == 302
+    assert Policy.objects.order_by("-version").first().detection_by_jurisdiction == {
+        "UK-FOI": {"categories": ["person"], "phone_regions": ["GB"]}
+    }

@@ -31,8 +31,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
+import phonenumbers
 import pymupdf
+from phonenumbers import Leniency
 
+from review.pdf import nlp
+from review.pdf.addresses import find_addresses
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, find_hidden
 
@@ -49,6 +53,14 @@ ACCOUNT_NUMBER = "account_number"
 POLICY_NUMBER = "policy_number"
 MEDICAL_RECORD = "medical_record"
 IP_ADDRESS = "ip_address"
+ITIN = "itin"
+UK_NINO = "uk_nino"
+UK_NHS = "uk_nhs"
+ADDRESS = "address"
+# Found by the NLP engine (nlp.py), in full mode only.
+PERSON = "person"
+LOCATION = "location"
+ORGANIZATION = "organization"
 SEARCH_TERM = "search_term"
 NEEDS_MANUAL_REVIEW = "needs_manual_review"
 # Always on, whatever the policy: content no reader sees is removed, not judged.
@@ -67,8 +79,16 @@ PATTERN_CATEGORIES: tuple[str, ...] = (
     POLICY_NUMBER,
     MEDICAL_RECORD,
     IP_ADDRESS,
+    ITIN,
+    UK_NINO,
+    UK_NHS,
+    ADDRESS,
 )
-ALL_CATEGORIES: frozenset[str] = frozenset((*PATTERN_CATEGORIES, SEARCH_TERM))
+NER_CATEGORIES: tuple[str, ...] = (PERSON, LOCATION, ORGANIZATION)
+ALL_CATEGORIES: frozenset[str] = frozenset((*PATTERN_CATEGORIES, *NER_CATEGORIES, SEARCH_TERM))
+POSSIBLE = Leniency.POSSIBLE
+# Why a hit is proposed below its usual confidence (Mark.needs_manual_review).
+CUE_BUT_INVALID = "follows_cue_not_valid"
 
 NO_TEXT_LAYER = "no_text_layer"
 OCR_NO_TEXT = "ocr_no_text"
@@ -112,6 +132,14 @@ class DetectionPolicy:
     ocr: bool = True
     ocr_dpi: int = 200
     ocr_language: str = "eng"
+    # Full mode: Presidio with the spaCy pipeline finds names, places and organisations.
+    ner: bool = False
+    nlp_pipeline: str = nlp.DEFAULT_PIPELINE
+    # Regions whose national phone formats are read (ISO 3166 codes, e.g. "GB").
+    phone_regions: tuple[str, ...] = ("US",)
+    # (category, text) of entities found in the other documents of the submission:
+    # proposed wherever they occur here too. In memory only, never stored.
+    known_entities: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.salt:
@@ -152,6 +180,9 @@ class DetectionResult:
     page_count: int
     pages_ocred: tuple[int, ...]
     pages_without_text: tuple[int, ...]
+    # (category, text) of each named entity proposed, for the submission's other
+    # documents (`DetectionPolicy.known_entities`). Matched text: never store it.
+    entities: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------- OCR
@@ -307,6 +338,7 @@ class _Hit:
     confidence: float
     detector: str
     normalized: str
+    reason: str | None = None  # for a human look: why the hit is weaker than usual
 
 
 def _digits(s: str) -> str:
@@ -328,6 +360,7 @@ _SSN_CUE = re.compile(
     r"\b(?:SSN|SS#|SS\s*No|social\s+security(?:\s+(?:number|no))?|soc\.?\s*sec)", re.I
 )
 _SSN_KNOWN_FAKES = frozenset({"078051120", "219099999"})
+_ITIN_CUE = re.compile(r"\b(?:ITIN|individual\s+taxpayer)", re.I)
 
 
 def _ssn_valid(digits: str) -> bool:
@@ -341,7 +374,9 @@ def _ssn_valid(digits: str) -> bool:
 # "." or "-" in the domain: the places where typesetters break an address.
 _EMAIL = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?"
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.\n?)+[A-Za-z]{2,24}(?![\w-])"
+    # A line break after a dot continues the domain only into a lower-case label: "gov."
+    # at a line end followed by "Please" ends the address.
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.(?:\n(?=[a-z0-9]))?)+[A-Za-z]{2,24}(?![\w-])"
 )
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 
@@ -380,14 +415,52 @@ _NUMERIC = re.compile(
     r"""(?=[\d(+])(?<![\w+-])(?:
       (?P<ssn>\d{3}-\n?\d{2}-\n?\d{4})(?![\w-])
     | (?P<ein>\d{2}-\n?\d{7})(?![\w-])
-    | (?P<card>\d{13,19}|\d{4}[ \n-]\d{4}[ \n-]\d{4}[ \n-]\d{1,7}|\d{4}[ \n-]\d{6}[ \n-]\d{4,5})(?![\w-])
-    | (?P<nanp>(?:\+?1[ .\n-]?)?(?:\([2-9]\d{2}\)[ .\n-]?|[2-9]\d{2}[ .\n-])[2-9]\d{2}[ .\n-]\d{4})(?![\w-])
+    | (?P<card>\d{12,19}|\d{4}[ \n-]\d{4}[ \n-]\d{4}(?:[ \n-]\d{1,7})?|\d{4}[ \n-]\d{6}[ \n-]\d{4,5})(?![\w-])
+    | (?P<nanp>(?:(?:\+?1|001)[ .\n-]?)?(?:\([2-9]\d{2}\)[ .\n-]?|[2-9]\d{2}[ .\n-])[2-9]\d{2}[ .\n-]\d{4}{ext})(?![\w-])
+    | (?P<loose>(?:(?:\+?1|001)[ .\n-]?)?(?:\(\d{3}\)[ .\n-]?|\d{3}[ .\n-]?)\d{3}[ .\n-]?\d{4}{ext})(?![\w-])
     | (?P<e164>\+[1-9](?:[ .\n-]?\d){6,14})(?![\w-])
     | (?<!\.)(?P<ipv4>(?:\d{1,3}\.){3}\d{1,3})(?![\w]|\.\d)
     | (?P<nine>\d{3}[ \n]?\d{2}[ \n]?\d{4})(?![\w-])
-    )""",
+    )""".replace("{ext}", r"(?:[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?"),
     re.X,
 )
+# Issuer prefixes by card length: Maestro is the only 12-digit card; 15 digits are Amex
+# or the old JCB ranges; 13-19 digits the current IIN ranges 2-6 (Visa, Mastercard,
+# Discover, Diners, JCB 35, UnionPay, Maestro).
+_CARD_PREFIXES = {12: ("50", "56", "57", "58", "6"), 15: ("34", "37", "2131", "1800")}
+
+
+def _card_issued(digits: str) -> bool:
+    prefixes = _CARD_PREFIXES.get(len(digits))
+    if prefixes is not None and digits.startswith(prefixes):
+        return True
+    return len(digits) >= 13 and digits[0] in "23456"
+
+
+def _ssn_hits(
+    text: str, kind: str, start: int, end: int, digits: str, floor: int
+) -> Iterator[_Hit]:
+    """An SSN, an ITIN (area 9, its own groups), or a number after an SSN cue that is
+    not a valid SSN: for redaction, failing validation lowers confidence, never hides a
+    value its label announces."""
+    cued = _cue_before(_SSN_CUE, text, start, 40, floor)
+    if _itin_valid(digits):
+        if kind == "ssn" or cued or _cue_before(_ITIN_CUE, text, start, 40, floor):
+            yield _Hit(ITIN, start, end, 0.9, "regex.itin", digits)
+    elif _ssn_valid(digits):
+        if kind == "ssn":
+            yield _Hit(SSN, start, end, 0.95 if cued else 0.85, "regex.ssn", digits)
+        elif cued:  # undashed or spaced nine digits are too common without a cue
+            yield _Hit(SSN, start, end, 0.8, "regex.ssn_cue", digits)
+    elif cued:
+        yield _Hit(SSN, start, end, 0.3, "regex.ssn_cue_invalid", digits, CUE_BUT_INVALID)
+
+
+def _itin_valid(digits: str) -> bool:
+    group = int(digits[3:5])
+    return digits[0] == "9" and (
+        50 <= group <= 65 or 70 <= group <= 88 or group in (90, 91, 92) or 94 <= group <= 99
+    )
 
 
 def _luhn(digits: str) -> bool:
@@ -408,16 +481,8 @@ def _find_numbers(text: str) -> Iterator[_Hit]:
         start, end, value = m.start(), m.end(), m[0]
         floor = floors.get(kind or "", 0)
         floors[kind or ""] = end
-        if kind == "ssn":
-            digits = _digits(value)
-            if _ssn_valid(digits):
-                cued = _cue_before(_SSN_CUE, text, start, 40, floor)
-                yield _Hit(SSN, start, end, 0.95 if cued else 0.85, "regex.ssn", digits)
-        elif kind == "nine":
-            # Undashed or spaced nine digits are too common to accept without a cue.
-            digits = _digits(value)
-            if _ssn_valid(digits) and _cue_before(_SSN_CUE, text, start, 40, floor):
-                yield _Hit(SSN, start, end, 0.8, "regex.ssn_cue", digits)
+        if kind == "ssn" or kind == "nine":
+            yield from _ssn_hits(text, kind, start, end, _digits(value), floor)
         elif kind == "ein":
             if _cue_before(_EIN_CUE, text, start, 40, floor):
                 yield _Hit(EIN, start, end, 0.9, "regex.ein_cue", _digits(value))
@@ -425,9 +490,13 @@ def _find_numbers(text: str) -> Iterator[_Hit]:
                 yield _Hit(EIN, start, end, 0.5, "regex.ein_prefix", _digits(value))
         elif kind == "card":
             digits = _digits(value)
-            # Issuer prefixes 2-6: Visa, Mastercard, Amex, Discover, Diners, JCB, UnionPay.
-            if digits[0] in "23456" and _luhn(digits):
+            if _card_issued(digits) and _luhn(digits):
                 yield _Hit(CARD, start, end, 0.95, "luhn.card", digits)
+        elif kind == "loose":
+            # Ten digits in a phone's shape but outside the North American plan: a
+            # phone only where a label says so.
+            if _cue_before(_PHONE_CUE, text, start, 30):
+                yield _Hit(PHONE, start, end, 0.7, "regex.phone_cue", _digits(value))
         elif kind == "nanp" or kind == "e164":
             digits = _digits(value)
             if kind == "e164" and not 8 <= len(digits) <= 15:
@@ -455,8 +524,10 @@ _IBAN_LENGTHS = {
     "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
     "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }  # fmt: skip
+# Any case, grouped by spaces, line breaks or dashes, as people write them.
 _IBAN = re.compile(
-    r"(?=[A-Z])(?<![\w])[A-Z]{2}\d{2}(?:[ \n]?[A-Z0-9]{4}){2,7}(?:[ \n]?[A-Z0-9]{1,4})?(?![\w])"
+    r"(?=[A-Za-z])(?<![\w-])[A-Za-z]{2}\d{2}(?:(?:-\n|[ \n-])?[A-Za-z0-9]{4}){2,7}"
+    r"(?:(?:-\n|[ \n-])?[A-Za-z0-9]{1,4})?(?![\w])"
 )
 
 
@@ -468,7 +539,7 @@ def _iban_mod97(compact: str) -> bool:
 def _find_iban(text: str) -> Iterator[_Hit]:
     for m in _IBAN.finditer(text):
         raw = m[0]
-        compact = "".join(raw.split())
+        compact = "".join(raw.replace("-", " ").split()).upper()
         expected = _IBAN_LENGTHS.get(compact[:2])
         end = m.end()
         if expected is not None:
@@ -478,7 +549,7 @@ def _find_iban(text: str) -> Iterator[_Hit]:
                 # Greedy grouping swallowed a following token: cut at the country length.
                 seen = 0
                 for offset, ch in enumerate(raw):
-                    seen += not ch.isspace()
+                    seen += not ch.isspace() and ch != "-"
                     if seen == expected:
                         end = m.start() + offset + 1
                         break
@@ -488,6 +559,86 @@ def _find_iban(text: str) -> Iterator[_Hit]:
         if _iban_mod97(compact):
             conf = 0.97 if expected is not None else 0.8
             yield _Hit(IBAN, m.start(), end, conf, "mod97.iban", compact)
+
+
+# UK National Insurance number: two prefix letters (D, F, I, Q, U, V never; O never
+# second; some pairs never issued), six digits, suffix A-D.
+_NINO = re.compile(
+    r"(?=[A-Z])(?<![\w-])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+    r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![\w-])"
+)
+_NINO_CUE = re.compile(r"\b(?:NI(?:NO)?|N\.I\.|national\s+insurance)\b", re.I)
+_NHS = re.compile(r"(?=\d)(?<![\w-])\d{3}[ -]?\d{3}[ -]?\d{4}(?![\w-])")
+_NHS_CUE = re.compile(r"\b(?:NHS|CHI|health\s+service)\b", re.I)
+
+
+def _nhs_valid(digits: str) -> bool:
+    """The mod-11 check digit of an NHS number."""
+    total = sum(int(d) * (10 - i) for i, d in enumerate(digits[:9]))
+    check = 11 - total % 11
+    return check != 10 and (check % 11) == int(digits[9])
+
+
+def _find_uk_ids(text: str) -> Iterator[_Hit]:
+    for m in _NINO.finditer(text):
+        cued = _cue_before(_NINO_CUE, text, m.start(), 40)
+        yield _Hit(
+            UK_NINO,
+            m.start(),
+            m.end(),
+            0.95 if cued else 0.85,
+            "regex.uk_nino",
+            "".join(m[0].split()),
+        )
+    if "nhs" not in text.lower() and "health service" not in text.lower():
+        return  # ten digits with a mod-11 check are too common to take without a cue
+    for m in _NHS.finditer(text):
+        digits = _digits(m[0])
+        if not _cue_before(_NHS_CUE, text, m.start(), 40):
+            continue
+        if _nhs_valid(digits):
+            yield _Hit(UK_NHS, m.start(), m.end(), 0.95, "mod11.uk_nhs", digits)
+        else:
+            yield _Hit(
+                UK_NHS, m.start(), m.end(), 0.3, "cue.uk_nhs_invalid", digits, CUE_BUT_INVALID
+            )
+
+
+# Words of a job or a form's field, which the small English model takes for names.
+_NOT_NAME_WORDS = frozenset(
+    "officer manager director clerk secretary department authority council office address "
+    "name phone telephone email date signature applicant complainant requester case file "
+    "reference subject inc ltd llc gmbh plc sa".split()
+)
+
+
+def _plausible_name(value: str) -> bool:
+    """A person's name has letters only (no digits or slashes: "FOI/2021/6862"), is not
+    one all-capital acronym ("PHRX"), and names no job or form field ("Case Officer")."""
+    words = value.split()
+    if any(ch.isdigit() or ch in "/@#:" for ch in value):
+        return False
+    if len(words) == 1 and value.isupper():
+        return False
+    return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
+
+
+_TITLED_NAME = re.compile(
+    r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
+    r"((?:[A-ZÀ-ÖØ-Þ][\w'’-]+)(?:[ -][A-ZÀ-ÖØ-Þ][\w'’-]+){0,2})"
+)
+
+
+def _find_titled_names(text: str) -> Iterator[_Hit]:
+    """A name after a title: the language model misses names it has not seen."""
+    for m in _TITLED_NAME.finditer(text):
+        yield _Hit(PERSON, m.start(1), m.end(1), 0.75, "cue.titled_name", _squash(m[1]))
+
+
+def _find_addresses(text: str) -> Iterator[_Hit]:
+    for start, end, detector in find_addresses(text):
+        # As strong as a named place: a city inside an address is part of it.
+        yield _Hit(ADDRESS, start, end, 0.85, f"regex.address_{detector}", _squash(text[start:end]))
 
 
 _EIN_CUE = re.compile(
@@ -616,6 +767,9 @@ _DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[_Hit]]], ...] =
     (frozenset({DOB}), _find_dob),
     (frozenset({ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD}), _find_ids),
     (frozenset({IP_ADDRESS}), _find_ipv6),
+    (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
+    (frozenset({ADDRESS}), _find_addresses),
+    (frozenset({PERSON}), _find_titled_names),
 )
 
 
@@ -638,27 +792,130 @@ def _search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(lead + r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.I)
 
 
-def _find_hits(text: str, floors: dict[str, float], search: re.Pattern[str] | None) -> list[_Hit]:
-    """Hits of enabled categories at or above their floor (see _floors), with overlaps
-    between pattern detectors resolved, then the search-term hits (already filtered:
-    `search` is None when terms are disabled or below their floor)."""
-    hits: list[_Hit] = []
-    for categories, finder in _DETECTORS:
-        if not categories.isdisjoint(floors):
-            hits.extend(h for h in finder(text) if h.confidence >= floors.get(h.category, 2.0))
-    hits = _resolve_overlaps(hits)
-    if search is not None:
-        # Search terms are the caller's explicit ask: never suppressed by a pattern hit.
-        hits.extend(
-            _Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", _squash(m[0]))
-            for m in search.finditer(text)
+class _Finder:
+    """Every hit of the policy's categories in a text: the project's pattern detectors,
+    phones in the policy's regions and, in full mode, Presidio's analyzer over all of
+    them with the spaCy recogniser (see nlp.py). Overlaps are resolved, then the
+    search-term hits are added: they are the caller's explicit ask, never suppressed."""
+
+    def __init__(self, policy: DetectionPolicy) -> None:
+        self.policy = policy
+        self.floors = {
+            c: policy.threshold(c)
+            for c in (*PATTERN_CATEGORIES, *NER_CATEGORIES)
+            if policy.enabled(c) and (policy.ner or c not in NER_CATEGORIES)
+        }
+        self.search = (
+            _search_pattern(policy.search_terms)
+            if policy.enabled(SEARCH_TERM) and policy.threshold(SEARCH_TERM) <= 1.0
+            else None
         )
-    return hits
+        self.project = nlp.ProjectRecognizer(self.floors, self._project_hits)
+        self._text: str | None = None  # the page text being analysed, as written
 
+    def _project_hits(self, text: str) -> Iterator[tuple[str, int, int, float, str, _Hit]]:
+        # The analyzer hands over the text with line breaks as spaces; the project's
+        # detectors read the breaks themselves (hyphenation, wrapped addresses).
+        if self._text is not None and len(self._text) == len(text):
+            text = self._text
+        for categories, finder in _DETECTORS:
+            if not categories.isdisjoint(self.floors):
+                for h in finder(text):
+                    yield h.category, h.start, h.end, h.confidence, h.detector, h
 
-def _floors(policy: DetectionPolicy) -> dict[str, float]:
-    """Enabled pattern categories -> minimum confidence; computed once per run."""
-    return {c: policy.threshold(c) for c in PATTERN_CATEGORIES if policy.enabled(c)}
+    def hits(self, text: str) -> list[_Hit]:
+        # Line breaks read as spaces (same offsets): a value wrapped onto the next line
+        # is still one value to the phone matcher and the language model.
+        flowing = text.replace("\n", " ")
+        self._text = text
+        if self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES):
+            found = nlp.analyze(
+                flowing,
+                pipeline=self.policy.nlp_pipeline,
+                project=self.project,
+                categories=sorted(self.floors),
+                phone_regions=self.policy.phone_regions if PHONE in self.floors else (),
+            )
+        else:
+            found = [
+                nlp.Found(h.category, h.start, h.end, h.confidence, h.detector, h)
+                for *_, h in self._project_hits(text)
+            ]
+            if PHONE in self.floors:
+                found.extend(nlp.phones(flowing, self.policy.phone_regions))
+        if PHONE in self.floors:
+            found.extend(self._cued_phones(flowing))
+        candidates = [self._hit(text, f) for f in found]
+        # A weak hit with a reason (a number after its label that fails validation) is
+        # proposed whatever the floor: the label announces it.
+        hits = _resolve_overlaps(
+            [
+                h
+                for h in candidates
+                if h is not None
+                and (h.confidence >= self.floors.get(h.category, 2.0) or h.reason is not None)
+            ]
+        )
+        if self.search is not None:
+            hits.extend(
+                _Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", _squash(m[0]))
+                for m in self.search.finditer(text)
+            )
+        return hits
+
+    def _cued_phones(self, text: str) -> Iterator[nlp.Found]:
+        """A number right after a phone label that is a possible number of one of the
+        regions but not a valid one: proposed weakly, never dropped."""
+        for cue in _PHONE_CUE.finditer(text):
+            start = cue.end()
+            window = text[start : start + 40]
+            for region in self.policy.phone_regions:
+                for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
+                    if window[: m.start].strip(" :.#\n") == "":
+                        hit = _Hit(
+                            PHONE,
+                            start + m.start,
+                            start + m.end,
+                            0.3,
+                            "phonenumbers.phone_cue",
+                            _digits(m.raw_string),
+                            CUE_BUT_INVALID,
+                        )
+                        yield nlp.Found(
+                            PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit
+                        )
+
+    @staticmethod
+    def _hit(text: str, found: nlp.Found) -> _Hit | None:
+        if isinstance(found.payload, _Hit):
+            return found.payload
+        start, end = found.start, found.end
+        while end > start and not text[end - 1].isalnum():
+            end -= 1  # spaCy keeps a trailing full stop or a possessive's apostrophe
+        if end - start < 2:
+            return None
+        value = text[start:end]
+        if found.category == PHONE:
+            # A number valid in a region's plan: as strong as a North American one; a
+            # bare run of digits only after a phone label (it may be any serial number).
+            if value.isdigit() and not (
+                value.startswith("0") or _cue_before(_PHONE_CUE, text, start, 60)
+            ):
+                return None  # a national number opens with its trunk prefix 0
+            return _Hit(PHONE, start, end, 0.8, "phonenumbers.phone", _digits(value))
+        if found.category == PERSON:
+            # The model runs a name on into the next line ("Valerie Ramirez\nCase
+            # Officer"): the name ends with the last line that still reads as one.
+            lines = value.split("\n")
+            kept = 0
+            while kept < len(lines) and _plausible_name(lines[kept].rstrip(" ,;")):
+                kept += 1
+            if kept == 0:
+                return None
+            value = "\n".join(lines[:kept]).rstrip(" ,;")
+            end = start + len(value)
+        detector = "spacy." + found.category
+        return _Hit(found.category, start, end, round(found.score, 4), detector, _squash(value))
 
 
 def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:
@@ -682,6 +939,39 @@ def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:
         if not clash:
             kept.append(hit)
     return kept
+
+
+def detection_settings_errors(categories: object, by_jurisdiction: object) -> list[str]:
+    """What is wrong with a policy's detection settings, each naming the bad value."""
+    errors: list[str] = []
+    if not isinstance(categories, list) or not all(isinstance(c, str) for c in categories):
+        return ["categories: must be a list of category names"]
+    errors.extend(
+        f"categories: unknown category {c!r}" for c in categories if c not in ALL_CATEGORIES
+    )
+    if not isinstance(by_jurisdiction, dict):
+        return [*errors, "detection_by_jurisdiction: must be an object keyed by jurisdiction code"]
+    for code, settings in by_jurisdiction.items():
+        where = f"detection_by_jurisdiction[{code!r}]"
+        if not isinstance(settings, dict):
+            errors.append(f"{where}: must be an object")
+            continue
+        unknown_keys = set(settings) - {"categories", "min_confidence", "phone_regions"}
+        errors.extend(f"{where}: unknown setting {key!r}" for key in sorted(unknown_keys))
+        for category in settings.get("categories", []):
+            if category not in ALL_CATEGORIES:
+                errors.append(f"{where}.categories: unknown category {category!r}")
+        for category, value in dict(settings.get("min_confidence", {})).items():
+            if category not in ALL_CATEGORIES:
+                errors.append(f"{where}.min_confidence: unknown category {category!r}")
+            elif not isinstance(value, int | float) or not 0 <= value <= 1:
+                errors.append(
+                    f"{where}.min_confidence[{category!r}]: {value!r} is not between 0 and 1"
+                )
+        for region in settings.get("phone_regions", []):
+            if region not in nlp.PHONE_REGIONS:
+                errors.append(f"{where}.phone_regions: {region!r} is not a phone region code")
+    return errors
 
 
 # ------------------------------------------------------------------------- driver
@@ -755,13 +1045,14 @@ def _scan_page(
     page: pymupdf.Page,
     index: int,
     policy: DetectionPolicy,
-    floors: dict[str, float],
-    search: re.Pattern[str] | None,
+    finder: _Finder,
     tessdata: str | None,
     pages_ocred: list[int],
     pages_without_text: list[int],
+    texts: list[tuple[int, _PageText, str]],
 ) -> list[_Found]:
-    """Hits on one page, in unrotated page space; appends to the two page lists."""
+    """Hits on one page, in unrotated page space; appends to the two page lists and
+    the page's text (for every occurrence of a named entity) to `texts`."""
     found: list[_Found] = []
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
     words = [w for w in textpage.extractWORDS() if w[4].strip()]
@@ -805,14 +1096,17 @@ def _scan_page(
                 )
     if words:
         page_text = _PageText(textpage, words)
-        for hit in _find_hits(page_text.text, floors, search):
+        texts.append((index, page_text, source))
+        for hit in finder.hits(page_text.text):
             rects = page_text.boxes(hit.start, hit.end)
             if rects:
-                found.append(_Found(index, rects, hit, source, _hash(policy, hit.normalized)))
+                found.append(
+                    _Found(index, rects, hit, source, _hash(policy, hit.normalized), hit.reason)
+                )
     overlay_found: list[_Found] = []
     seen: set[tuple[str, str, tuple[float, ...]]] = set()
     for text, rect, overlay_source in overlays:
-        for hit in _find_hits(text, floors, search):
+        for hit in finder.hits(text):
             h = _hash(policy, hit.normalized)
             box = (rect.x0, rect.y0, rect.x1, rect.y1)
             key = (hit.category, h, box)
@@ -833,6 +1127,132 @@ def _scan_page(
         ]
         found.extend(overlay_found)
     return found
+
+
+# ------------------------------------------------------------ every occurrence
+
+_TITLES = (
+    r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
+    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
+)
+_POSSESSIVE = r"(?:['’]s)?"
+
+
+@dataclass(frozen=True)
+class _Entity:
+    category: str
+    tokens: tuple[str, ...]  # the name as written, split on whitespace
+
+    @property
+    def key(self) -> str:
+        return " ".join(self.tokens).casefold()
+
+
+def _entities(
+    found: list[_Found], texts: list[tuple[int, _PageText, str]], policy: DetectionPolicy
+) -> list[_Entity]:
+    """Named entities worth proposing everywhere: what NER found here (two words at
+    least, or one of four letters or more) and what it found in the submission's
+    other documents."""
+    pages = {index: page_text for index, page_text, _ in texts}
+    seen: dict[tuple[str, str], _Entity] = {}
+    raw = [
+        (f.hit.category, pages[f.page].text[f.hit.start : f.hit.end])
+        for f in found
+        if f.hit.category in NER_CATEGORIES and f.source in (SOURCE_TEXT, SOURCE_OCR)
+    ]
+    for category, text in [*raw, *policy.known_entities]:
+        tokens = tuple(text.split())
+        if not tokens or (len(tokens) == 1 and len(tokens[0]) < 4):
+            continue
+        entity = _Entity(category, tokens)
+        seen.setdefault((category, entity.key), entity)
+    # "J. Doe" is a written form of "Jane Doe" when she is the only such person: one
+    # entity. Fuller names first, so they claim the places their forms cover.
+    full = [e for e in seen.values() if e.category == PERSON and len(e.tokens) >= 2]
+    kept = [
+        e
+        for e in seen.values()
+        if not (
+            e.category == PERSON
+            and len(e.tokens) == 2
+            and re.fullmatch(r"\w\.?", e.tokens[0])
+            and sum(_initial_form(f) == _initial_form(e) and f is not e for f in full) == 1
+        )
+    ]
+    return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
+
+
+def _initial_form(e: _Entity) -> str:
+    return f"{e.tokens[0][0]}.{e.tokens[-1]}".casefold()
+
+
+def _entity_patterns(entities: list[_Entity]) -> list[tuple[_Entity, re.Pattern[str]]]:
+    """Each entity's written forms: the whole name in any case, possessive allowed;
+    for a person also the surname after a title ("Ms. Doe") and the initial with the
+    surname ("J. Doe") where no other person shares that initial and surname."""
+    initials: dict[str, set[str]] = {}
+    for e in entities:
+        if e.category == PERSON and len(e.tokens) >= 2:
+            initials.setdefault(_initial_form(e), set()).add(e.key)
+    patterns = []
+    for e in entities:
+        gap = r"(?:[ \n]|-\n)"
+        whole = gap.join(re.escape(t) for t in e.tokens)
+        flags = re.IGNORECASE if len(e.tokens) > 1 else 0
+        forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}(?![\w-])"]
+        if e.category == PERSON and len(e.tokens) >= 2:
+            surname = re.escape(e.tokens[-1])
+            forms.append(rf"(?<![\w-])(?:{_TITLES})\.?{gap}({surname}){_POSSESSIVE}(?![\w-])")
+            if len(initials[_initial_form(e)]) == 1:
+                initial = re.escape(e.tokens[0][0])
+                forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}(?![\w-])")
+        patterns.append((e, re.compile("|".join(forms), flags)))
+    return patterns
+
+
+def _every_occurrence(
+    found: list[_Found],
+    texts: list[tuple[int, _PageText, str]],
+    policy: DetectionPolicy,
+) -> tuple[list[_Entity], list[_Found], dict[int, str]]:
+    """Propose each named entity at every place it is written, and tie all of its
+    places into one group: (the entities, the new finds, group by id() of a find)."""
+    entities = _entities(found, texts, policy)
+    groups: dict[int, str] = {}
+    if not entities:
+        return entities, [], groups
+    by_page: dict[int, list[_Found]] = {}
+    for f in found:
+        by_page.setdefault(f.page, []).append(f)
+    added: list[_Found] = []
+    for entity, pattern in _entity_patterns(entities):
+        group = "e" + _hash(policy, f"{entity.category}|{entity.key}")[:15]
+        for index, page_text, source in texts:
+            for m in pattern.finditer(page_text.text):
+                # Each form captures the name itself (not its title or possessive).
+                start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
+                known = [
+                    f
+                    for f in by_page.get(index, ())
+                    if f.hit.category == entity.category and f.hit.start < end and start < f.hit.end
+                ]
+                if known:
+                    for f in known:
+                        groups.setdefault(id(f), group)
+                    continue
+                rects = page_text.boxes(start, end)
+                if not rects:
+                    continue
+                value = page_text.text[start:end]
+                hit = _Hit(
+                    entity.category, start, end, 0.8, "entity.every_occurrence", _squash(value)
+                )
+                f = _Found(index, rects, hit, source, _hash(policy, hit.normalized))
+                by_page.setdefault(index, []).append(f)
+                groups[id(f)] = group
+                added.append(f)
+    return entities, added, groups
 
 
 class _Crop:
@@ -891,12 +1311,9 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
     (page, y, x). Raises DetectionError (page and problem only) when a page cannot be
     read.
     """
-    search = (
-        _search_pattern(policy.search_terms)
-        if policy.enabled(SEARCH_TERM) and policy.threshold(SEARCH_TERM) <= 1.0
-        else None
-    )
-    floors = _floors(policy)
+    finder = _Finder(policy)
+    texts: list[tuple[int, _PageText, str]] = []
+    crops: dict[int, pymupdf.Page] = {}
     tessdata = _tessdata_dir() if policy.ocr and ocr_available() else None
     doc = _open(pdf)
     found: list[_Found] = []
@@ -908,21 +1325,24 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
             try:
                 page = doc.load_page(index)
                 page_found = _scan_page(
-                    page, index, policy, floors, search, tessdata, pages_ocred, pages_without_text
+                    page, index, policy, finder, tessdata, pages_ocred, pages_without_text, texts
                 )
-                if page_found:
-                    # normalize() reads only page.cropbox and rect.x0..y1: hand it the
-                    # crop box read once (a slow property) and plain Boxes.
-                    crop = cast(pymupdf.Page, _Crop(page.cropbox))
-                    for f in page_found:
-                        f.boxes = [
-                            _rounded(normalize(crop, cast(pymupdf.Rect, Box(*r)))) for r in f.rects
-                        ]
+                # normalize() reads only page.cropbox and rect.x0..y1: hand it the crop
+                # box read once (a slow property) and plain Boxes.
+                crops[index] = cast(pymupdf.Page, _Crop(page.cropbox))
             except DetectionError:
                 raise
             except Exception as exc:
                 raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
             found.extend(page_found)
+        entities, added, entity_groups = (
+            _every_occurrence(found, texts, policy) if policy.ner else ([], [], {})
+        )
+        found.extend(added)
+        for f in found:
+            f.boxes = [
+                _rounded(normalize(crops[f.page], cast(pymupdf.Rect, Box(*r)))) for r in f.rects
+            ]
         hidden = _hidden_marks(doc, policy)
     finally:
         doc.close()
@@ -930,6 +1350,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
     found.sort(key=lambda f: (f.page, f.boxes[0].y0, f.boxes[0].x0, f.hit.category, f.text_hash))
     marks: list[Mark] = []
     for f, gid in zip(found, _assign_groups(found), strict=True):
+        gid = entity_groups.get(id(f), gid)
         for box in f.boxes:
             marks.append(
                 Mark(
@@ -953,6 +1374,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
         page_count=page_count,
         pages_ocred=tuple(pages_ocred),
         pages_without_text=tuple(pages_without_text),
+        entities=tuple((e.category, " ".join(e.tokens)) for e in entities),
     )
 
 

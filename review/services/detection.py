@@ -4,14 +4,22 @@ version 1 with the item's first real priority."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
+from django.conf import settings
 from django.db import transaction
 
 from audit.clock import db_now
 from audit.services import Actor, actor_label
 from intake.models import Document
 from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
-from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, DetectionResult, detect
+from review.pdf.detect import (
+    HIDDEN_CONTENT,
+    NER_CATEGORIES,
+    DetectionPolicy,
+    DetectionResult,
+    detect,
+)
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
 from review.services.decisions import MarkFields, proposal_create
@@ -19,17 +27,47 @@ from review.services.transitions import item_lock, item_transition
 
 
 def detection_policy_for(document: Document) -> DetectionPolicy:
+    """The document's detection settings: its policy version's, narrowed by what that
+    version sets for the submission's jurisdiction, with the jurisdiction's exemption
+    codes, and the named entities of the submission's other documents."""
     policy = Policy.objects.get(version=document.policy_version)
     submission = document.submission
     jurisdiction = submission.jurisdiction
-    return DetectionPolicy(
+    local = dict(policy.detection_by_jurisdiction).get(jurisdiction.code, {})
+    categories = frozenset(local.get("categories", policy.categories))
+    regions = local.get("phone_regions") or [jurisdiction.holiday_country or "US"]
+    base = DetectionPolicy(
         salt=mark_salt(submission),
-        categories=frozenset(policy.categories),
-        min_confidence=dict(policy.category_min_confidence),
+        categories=categories,
+        min_confidence={**policy.category_min_confidence, **local.get("min_confidence", {})},
         legal_reasons=dict(jurisdiction.exemption_codes),
         default_reason=jurisdiction.default_exemption,
         search_terms=tuple(submission.search_terms),
+        ner=not categories.isdisjoint(NER_CATEGORIES),
+        nlp_pipeline=settings.DETECTION_NLP_PIPELINE,
+        phone_regions=tuple(regions),
     )
+    if not base.ner:
+        return base
+    known: set[tuple[str, str]] = set()
+    for other in submission.documents.exclude(pk=document.pk).order_by("pk"):
+        known.update(_entities_of(other.source_sha256, original_bytes(other), base))
+    return replace(base, known_entities=tuple(sorted(known)))
+
+
+def _entities_of(sha256: str, pdf: bytes, policy: DetectionPolicy) -> tuple[tuple[str, str], ...]:
+    """The named entities detection finds in one document, kept in this process's
+    memory (never stored): every document of a submission asks for its siblings'."""
+    key = (sha256, policy.salt, policy.categories, policy.nlp_pipeline)
+    if key not in _ENTITY_CACHE:
+        if len(_ENTITY_CACHE) >= _ENTITY_CACHE_SIZE:
+            _ENTITY_CACHE.pop(next(iter(_ENTITY_CACHE)))
+        _ENTITY_CACHE[key] = detect(pdf, replace(policy, ocr=False)).entities
+    return _ENTITY_CACHE[key]
+
+
+_ENTITY_CACHE: dict[tuple[object, ...], tuple[tuple[str, str], ...]] = {}
+_ENTITY_CACHE_SIZE = 64
 
 
 def _detected_marks(result: DetectionResult) -> list[MarkFields]:

@@ -83,7 +83,10 @@ def categories_found(lines: list[str], **overrides: object) -> list[str]:
 
 def found_values(lines: list[str], category: str) -> list[str]:
     """Re-extracted text of each hit of `category` on a one-page document."""
-    pdf = simple_pdf(lines)
+    return found_values_in(simple_pdf(lines), category)
+
+
+def found_values_in(pdf: bytes, category: str) -> list[str]:
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     result = detect(pdf, policy())
     return [
@@ -124,8 +127,20 @@ def test_ssn_with_invalid_range_is_not_marked(line: str) -> None:
     assert "ssn" not in categories_found([line])
 
 
-def test_ssn_with_invalid_area_is_not_marked() -> None:
-    assert "ssn" not in categories_found(["SSN 666-45-6789 and SSN 900-45-6789"])
+@pytest.mark.parametrize("value", ["219-09-9999", "666-45-6789", "900-45-6789", "000123456"])
+def test_number_after_an_ssn_cue_that_is_no_valid_ssn_is_proposed_weakly_with_a_reason(
+    value: str,
+) -> None:
+    result = detect(simple_pdf([f"SSN {value} on file"]), policy())
+
+    (mark,) = [m for m in result.marks if m.category == "ssn"]
+    assert mark.confidence < 0.5
+    assert mark.needs_manual_review == "follows_cue_not_valid"
+
+
+def test_itin_is_marked_as_itin_not_as_ssn() -> None:
+    assert found_values(["ITIN 912-70-1234 issued"], "itin") == ["912-70-1234"]
+    assert "ssn" not in categories_found(["ITIN 912-70-1234 issued"])
 
 
 def test_undashed_nine_digits_without_cue_are_not_an_ssn() -> None:
@@ -144,6 +159,12 @@ def test_email_is_marked(value: str) -> None:
     assert value in found_values([f"Write to {value} today."], "email")
 
 
+def test_email_at_a_line_end_stops_at_its_last_character() -> None:
+    pdf = simple_pdf(["Write to records@springfield-housing.gov.", "Please reply soon."])
+
+    assert found_values_in(pdf, "email") == ["records@springfield-housing.gov."]
+
+
 @pytest.mark.parametrize("line", ["Meet @ noon", "handle @example", "file name.txt@2x", "a@b"])
 def test_text_with_at_sign_that_is_no_address_is_not_marked(line: str) -> None:
     assert "email" not in categories_found([line])
@@ -158,6 +179,10 @@ def test_text_with_at_sign_that_is_no_address_is_not_marked(line: str) -> None:
         "202.555.0143",
         "+442071838750",
         "+44 20 7183 8750",
+        "345-899-3560x4587",
+        "001-238-883-6859x57489",
+        "(565)408-8995x790",
+        "(045) 408-8995",
     ],
 )
 def test_phone_number_is_marked(value: str) -> None:
@@ -178,7 +203,16 @@ def test_number_that_is_no_phone_is_not_marked(line: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["4111 1111 1111 1111", "4111-1111-1111-1111", "5555555555554444", "3782 822463 10005"]
+    "value",
+    [
+        "4111 1111 1111 1111",
+        "4111-1111-1111-1111",
+        "5555555555554444",
+        "3782 822463 10005",
+        "5018 0000 0009",  # Maestro, 12 digits
+        "180000000000002",  # JCB, 15 digits
+        "213100000000001",  # JCB, 15 digits
+    ],
 )
 def test_luhn_valid_card_number_is_marked(value: str) -> None:
     assert value in found_values([f"Card {value} on file"], "card")
@@ -186,14 +220,26 @@ def test_luhn_valid_card_number_is_marked(value: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["Card 4111 1111 1111 1112 on file", "Order 1234567890123456", "Code 0000 0000 0000 0000"],
+    [
+        "Card 4111 1111 1111 1112 on file",
+        "Order 1234567890123456",
+        "Code 0000 0000 0000 0000",
+        "Order 123456789015",  # Luhn-valid twelve digits, no Maestro prefix
+    ],
 )
 def test_card_number_failing_luhn_or_issuer_check_is_not_marked(line: str) -> None:
     assert "card" not in categories_found([line])
 
 
 @pytest.mark.parametrize(
-    "value", ["GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32", "DE89370400440532013000"]
+    "value",
+    [
+        "GB82WEST12345698765432",
+        "GB82 WEST 1234 5698 7654 32",
+        "DE89370400440532013000",
+        "gb82 west 1234 5698 7654 32",
+        "DE89-3704-0044-0532-0130-00",
+    ],
 )
 def test_iban_with_valid_check_digits_is_marked(value: str) -> None:
     assert value in found_values([f"Pay to {value} now"], "iban")
@@ -202,6 +248,52 @@ def test_iban_with_valid_check_digits_is_marked(value: str) -> None:
 @pytest.mark.parametrize("line", ["Pay to GB83WEST12345698765432 now", "Pay to GB82WEST1234 now"])
 def test_iban_with_bad_check_digits_or_length_is_not_marked(line: str) -> None:
     assert "iban" not in categories_found([line])
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [("NI number AB 12 34 56 C", "AB 12 34 56 C"), ("Ref AB123456C", "AB123456C")],
+)
+def test_uk_national_insurance_number_is_marked(line: str, value: str) -> None:
+    assert found_values([line], "uk_nino") == [value]
+
+
+@pytest.mark.parametrize(
+    "line", ["Ref GB123456C", "Code QQ123456C", "Code AO123456C", "Ref AB123456E"]
+)
+def test_uk_national_insurance_lookalike_is_not_marked(line: str) -> None:
+    assert "uk_nino" not in categories_found([line])
+
+
+def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
+    result = detect(simple_pdf(["NHS number 943 476 5919", "NHS no. 943 476 5918"]), policy())
+
+    first, second = sorted({m.box.y0 for m in result.marks})
+    assert [(m.category, m.confidence) for m in result.marks if m.box.y0 == first] == [
+        ("uk_nhs", 0.95)
+    ]
+    # The number failing its check is still proposed: read as a phone, the stronger reading.
+    assert [m.category for m in result.marks if m.box.y0 == second] == ["phone"]
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "1777 Kramer Court, Johnsonfurt, NE 80119",
+        "083 Crosby Plaza Apt. 533, Farleytown, MT 73436",
+        "Flat 37, Bennett Mall, East Harrietport, N8 8HN",
+        "17 Jones Light, North Holly, S6 7LJ",
+        "Beckergasse 8, 63608 Zschopau",
+        "87, rue de Barre, 29793 Samson",
+        "Paseo de Ágata Cabo 24, Toledo, 47608",
+    ],
+)
+def test_street_address_is_marked_whole(address: str) -> None:
+    assert found_values([f"The complainant lives at {address} since May."], "address") == [address]
+
+
+def test_number_and_capitalised_words_without_a_street_type_are_no_address() -> None:
+    assert "address" not in categories_found(["Chapter 12 Annual Report Summary follows"])
 
 
 def test_ein_after_cue_is_marked_with_higher_confidence_than_prefix_only() -> None:

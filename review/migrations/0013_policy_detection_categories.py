@@ -1,0 +1,42 @@
+"""A new policy version that turns on the detectors added with it: names, places and
+organisations (full mode), street addresses, ITIN and the UK's NI and NHS numbers.
+Earlier versions stay as they were: documents admitted under them keep their policy."""
+
+from django.db import migrations
+from django.db.models import Max
+
+NEW_CATEGORIES = [
+    "itin",
+    "uk_nino",
+    "uk_nhs",
+    "address",
+    "person",
+    "location",
+    "organization",
+]
+
+
+def publish(apps, schema_editor):
+    Policy = apps.get_model("review", "Policy")
+    latest = Policy.objects.order_by("-version").first()
+    if latest is None or set(NEW_CATEGORIES) <= set(latest.categories):
+        return
+    latest.pk = None
+    latest.version = (Policy.objects.aggregate(v=Max("version"))["v"] or 0) + 1
+    latest.created_by = "system:migration"
+    latest.note = "detection: names, places, organisations, addresses, ITIN, UK NI and NHS"
+    latest.categories = [
+        *latest.categories,
+        *(c for c in NEW_CATEGORIES if c not in latest.categories),
+    ]
+    latest.category_min_confidence = {
+        **latest.category_min_confidence,
+        **{c: 0.5 for c in NEW_CATEGORIES if c not in latest.category_min_confidence},
+    }
+    latest.save()
+
+
+class Migration(migrations.Migration):
+    dependencies = [("review", "0012_policy_detection_by_jurisdiction")]
+
+    operations = [migrations.RunPython(publish, migrations.RunPython.noop)]

