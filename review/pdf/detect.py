@@ -842,7 +842,8 @@ class _Finder:
                 for *_, h in self._project_hits(text)
             ]
             if PHONE in self.floors:
-                found.extend(nlp.phones(flowing, self.policy.phone_regions))
+                claimed = [(f.start, f.end) for f in found]  # read already, phones too
+                found.extend(nlp.phones(flowing, self.policy.phone_regions, claimed))
         if PHONE in self.floors:
             found.extend(self._cued_phones(flowing))
         candidates = [self._hit(text, f) for f in found]
