@@ -406,7 +406,11 @@ def _find_email(text: str) -> Iterator[_Hit]:
         at = text.find("@", max(at + 1, resume))
 
 
-_PHONE_CUE = re.compile(r"\b(?:phone|tel|telephone|cell|mobile|fax|call)\b", re.I)
+_PHONE_CUE = re.compile(
+    r"\b(?:phone|tel|telephone|cell|mobile|fax|call|ring|dial|reached\s+on|telefon|"
+    r"téléphone|teléfono|tél|móvil|portable|handy)\b",
+    re.I,
+)
 # Every digit-shaped detector in one pass: the branches cannot match the same span,
 # and one pass over the page costs about what each separate pattern cost alone.
 # Patterns open with a lookahead on their first character: Python's re skips ahead on
@@ -623,16 +627,30 @@ def _plausible_name(value: str) -> bool:
     return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
 
 
+# A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
+_NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
 _TITLED_NAME = re.compile(
     r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
-    r"((?:[A-ZÀ-ÖØ-Þ][\w'’-]+)(?:[ -][A-ZÀ-ÖØ-Þ][\w'’-]+){0,2})"
+    rf"({_NAME_WORD}(?:[ -]{_NAME_WORD}){{0,2}})"
+)
+# A signature: a line that is only a name, at a line start or after a sentence, above
+# the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
+_SIGNED_NAME = re.compile(
+    rf"(?:^|\n|\. )({_NAME_WORD}(?: {_NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
+    r"Officer|Manager|Director|Clerk|Secretary|Coordinator|Adviser|Advisor|Lead|Head|"
+    r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
 
 
-def _find_titled_names(text: str) -> Iterator[_Hit]:
-    """A name after a title: the language model misses names it has not seen."""
+def _find_names_by_cue(text: str) -> Iterator[_Hit]:
+    """A name after a title, or signing a letter: the language model misses names it
+    has not seen, and reads a signature with the job below it as one organisation."""
     for m in _TITLED_NAME.finditer(text):
-        yield _Hit(PERSON, m.start(1), m.end(1), 0.75, "cue.titled_name", _squash(m[1]))
+        yield _Hit(PERSON, m.start(1), m.end(1), 0.9, "cue.titled_name", _squash(m[1]))
+    if "\n" in text:
+        for m in _SIGNED_NAME.finditer(text):
+            if _plausible_name(m[1]):
+                yield _Hit(PERSON, m.start(1), m.end(1), 0.9, "cue.signed_name", _squash(m[1]))
 
 
 def _find_addresses(text: str) -> Iterator[_Hit]:
@@ -769,7 +787,7 @@ _DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[_Hit]]], ...] =
     (frozenset({IP_ADDRESS}), _find_ipv6),
     (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
     (frozenset({ADDRESS}), _find_addresses),
-    (frozenset({PERSON}), _find_titled_names),
+    (frozenset({PERSON}), _find_names_by_cue),
 )
 
 
@@ -857,6 +875,15 @@ class _Finder:
                 and (h.confidence >= self.floors.get(h.category, 2.0) or h.reason is not None)
             ]
         )
+        # A place or organisation that is a validated value's label, or runs over the
+        # value, is the model misreading the label ("SSN" as an organisation).
+        values = [h for h in hits if h.category not in NER_CATEGORIES]
+        hits = [
+            h
+            for h in hits
+            if h.category not in (LOCATION, ORGANIZATION)
+            or not any(v.start < h.end + 3 and h.start < v.end for v in values)
+        ]
         if self.search is not None:
             hits.extend(
                 _Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", _squash(m[0]))
@@ -872,7 +899,8 @@ class _Finder:
             window = text[start : start + 40]
             for region in self.policy.phone_regions:
                 for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
-                    if window[: m.start].strip(" :.#\n") == "":
+                    # The label, then at most a few words ("number", "on"), then it.
+                    if m.start <= 16 and not any(ch.isdigit() for ch in window[: m.start]):
                         hit = _Hit(
                             PHONE,
                             start + m.start,
@@ -897,13 +925,14 @@ class _Finder:
             return None
         value = text[start:end]
         if found.category == PHONE:
-            # A number valid in a region's plan: as strong as a North American one; a
-            # bare run of digits only after a phone label (it may be any serial number).
+            # A number valid in a region's plan, a little weaker than the project's own
+            # readings (an SSN after its label is not a French phone number); a bare run
+            # of digits only after a phone label (it may be any serial number).
             if value.isdigit() and not (
                 value.startswith("0") or _cue_before(_PHONE_CUE, text, start, 60)
             ):
                 return None  # a national number opens with its trunk prefix 0
-            return _Hit(PHONE, start, end, 0.8, "phonenumbers.phone", _digits(value))
+            return _Hit(PHONE, start, end, 0.75, "phonenumbers.phone", _digits(value))
         if found.category == PERSON:
             # The model runs a name on into the next line ("Valerie Ramirez\nCase
             # Officer"): the name ends with the last line that still reads as one.
@@ -916,7 +945,10 @@ class _Finder:
             value = "\n".join(lines[:kept]).rstrip(" ,;")
             end = start + len(value)
         detector = "spacy." + found.category
-        return _Hit(found.category, start, end, round(found.score, 4), detector, _squash(value))
+        # The small model calls "SSN 099666655" an organisation: a place or an
+        # organisation never outweighs a validated pattern lying inside it.
+        score = found.score if found.category == PERSON else min(found.score, 0.6)
+        return _Hit(found.category, start, end, round(score, 4), detector, _squash(value))
 
 
 def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:

@@ -50,6 +50,8 @@ LANGUAGE = "en"
 # Presidio's entity names for the project's categories.
 NER_ENTITIES = {"PERSON": "person", "LOCATION": "location", "ORGANIZATION": "organization"}
 PHONE_ENTITY = "PHONE_NUMBER"
+# A project recogniser's names are Presidio's PERSON, so one overlap rule sees them all.
+_ENTITY_OF = {category: entity for entity, category in NER_ENTITIES.items()}
 PHONE_REGIONS = frozenset(phonenumbers.SUPPORTED_REGIONS)
 
 
@@ -81,7 +83,9 @@ class ProjectRecognizer(EntityRecognizer):
     ) -> None:
         self._find = find
         super().__init__(
-            supported_entities=sorted(categories), name="project", supported_language=LANGUAGE
+            supported_entities=sorted({_ENTITY_OF.get(c, c) for c in categories}),
+            name="project",
+            supported_language=LANGUAGE,
         )
 
     def load(self) -> None:
@@ -93,7 +97,7 @@ class ProjectRecognizer(EntityRecognizer):
         wanted = set(entities)
         return [
             RecognizerResult(
-                category,
+                _ENTITY_OF.get(category, category),
                 start,
                 end,
                 score,
@@ -105,7 +109,7 @@ class ProjectRecognizer(EntityRecognizer):
                 },
             )
             for category, start, end, score, detector, payload in self._find(text)
-            if category in wanted
+            if _ENTITY_OF.get(category, category) in wanted
         ]
 
 

@@ -192,7 +192,7 @@ def test_phone_number_is_marked(value: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "Dial 555-0143 internally",  # seven digits, no area code
+        "Extension 555-0143 internally",  # seven digits, no area code, no phone label
         "Area 123-555-0143 is not a valid area code",
         "Serial 2025550143 has no separators",
         "Score +12 points",
@@ -200,6 +200,14 @@ def test_phone_number_is_marked(value: str) -> None:
 )
 def test_number_that_is_no_phone_is_not_marked(line: str) -> None:
     assert "phone" not in categories_found([line])
+
+
+def test_a_possible_number_after_a_phone_label_is_proposed_weakly_with_a_reason() -> None:
+    result = detect(simple_pdf(["Dial 555-0143 internally"]), policy())
+
+    (mark,) = [m for m in result.marks if m.category == "phone"]
+    assert mark.confidence < 0.5
+    assert mark.needs_manual_review == "follows_cue_not_valid"
 
 
 @pytest.mark.parametrize(

@@ -87,11 +87,6 @@ def test_pattern_categories_reach_their_recall_bar(scores: Scores) -> None:
     require_recall_bars(scores, PATTERN_CATEGORIES)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap, issue 14 stays open: spaCy's small English model misses German and "
-    "Spanish names (0.78 on the whole corpus, below 0.90 on this slice)",
-)
 def test_person_names_reach_their_recall_bar(scores: Scores) -> None:
     require_recall_bars(scores, [PERSON])
 
