@@ -59,11 +59,13 @@ COLUMNS = [
     "policy_version",
     "output_hash",
     "extra",
+    "chain",
+    "position",
     "prev_hash",
     "row_hash",
 ]
-_INT_FIELDS = {"sequence", "item_id", "attempt", "policy_version"}
-_NULLABLE = {"submission_id", "document_id", "item_id", "attempt", "policy_version"}
+_INT_FIELDS = {"sequence", "item_id", "attempt", "policy_version", "position"}
+_NULLABLE = {"submission_id", "document_id", "item_id", "attempt", "policy_version", "position"}
 _UUID_FIELDS = {"submission_id", "document_id"}
 # The fields an export can be filtered on by equality (see module docstring, check 3).
 FILTER_FIELDS = [
@@ -117,6 +119,8 @@ def event_record(event: AuditEvent) -> dict[str, Any]:
         "policy_version": event.policy_version,
         "output_hash": event.output_hash,
         "extra": event.extra,
+        "chain": event.chain,
+        "position": event.position,
         "prev_hash": event.prev_hash,
         "row_hash": event.row_hash,
     }
@@ -226,7 +230,7 @@ def _event(record: dict[str, Any]) -> AuditEvent:
         raise _BadRow("the row does not have exactly the export columns", sequence)
     if sequence is None or sequence < 1:
         raise _BadRow("the sequence is not a positive integer")
-    for column in ("event_type", "actor", "correlation_id", "input_hash", "output_hash"):
+    for column in ("event_type", "actor", "correlation_id", "input_hash", "output_hash", "chain"):
         if not isinstance(record[column], str):
             raise _BadRow(f"{column} is not text", sequence)
     for column in ("prev_hash", "row_hash"):
@@ -287,6 +291,8 @@ def verify_export(
 def _verify(records: Iterator[tuple[int, dict[str, Any] | None]], *, partial: bool) -> ExportReport:
     count = 0
     previous: AuditEvent | None = None
+    # The last exported row of each chain, for the link check.
+    chain_last: dict[str, AuditEvent] = {}
     first: int | None = None
     # For check 3: the value each filter field has in every row so far (None once mixed;
     # a field present with value None means "always null").
@@ -299,10 +305,13 @@ def _verify(records: Iterator[tuple[int, dict[str, Any] | None]], *, partial: bo
         nonlocal count, previous
         stored = _database_rows([event.sequence for _, event in chunk])
         for number, event in chunk:
-            problem = _check_row(event, previous, stored.get(event.sequence))
+            problem = _check_row(
+                event, previous, chain_last.get(event.chain), stored.get(event.sequence)
+            )
             if problem:
                 return ExportReport(False, count, event.sequence, problem, number)
             previous, count = event, count + 1
+            chain_last[event.chain] = event
             seen.append(event.sequence)
         chunk.clear()
         return None
@@ -339,19 +348,28 @@ def _verify(records: Iterator[tuple[int, dict[str, Any] | None]], *, partial: bo
     return ExportReport(True, count)
 
 
-def _check_row(event: AuditEvent, previous: AuditEvent | None, stored: AuditEvent | None) -> str:
-    """Why this exported row fails (empty when it passes checks 1 and 2)."""
+def _check_row(
+    event: AuditEvent,
+    previous: AuditEvent | None,
+    chain_previous: AuditEvent | None,
+    stored: AuditEvent | None,
+) -> str:
+    """Why this exported row fails (empty when it passes checks 1 and 2). Links are
+    checked where the file holds two neighbours of one chain: positions p and p + 1 of a
+    chain, or sequences n and n + 1 of the legacy chain (rows without a chain)."""
     if event.compute_hash() != event.row_hash:
         return "row content does not match its hash"
     if previous is not None and event.sequence <= previous.sequence:
         return "sequence out of order or repeated"
-    if event.sequence == 1 and event.prev_hash != GENESIS_HASH:
+    first_link = event.position == 1 if event.chain else event.sequence == 1
+    if first_link and event.prev_hash != GENESIS_HASH:
         return "previous hash does not match"
-    if (
-        previous is not None
-        and event.sequence == previous.sequence + 1
-        and event.prev_hash != previous.row_hash
-    ):
+    neighbour = chain_previous is not None and (
+        chain_previous.position == (event.position or 0) - 1
+        if event.chain
+        else chain_previous.sequence == event.sequence - 1
+    )
+    if neighbour and chain_previous is not None and event.prev_hash != chain_previous.row_hash:
         return "previous hash does not match"
     if stored is None:
         return "no database row has this sequence"

@@ -2,8 +2,17 @@
 
 Rows are only ever appended through `audit.services.emit`. The model, its queryset and
 the admin refuse changes; on PostgreSQL, triggers reject UPDATE, DELETE and TRUNCATE too.
-Each row stores the previous row's hash, so an edited, deleted or reordered row breaks the
-chain at a sequence number that `verify_audit` names.
+
+The ledger is many chains: each document's events form one (`document:<id>`), a
+submission's events without a document another (`submission:<id>`), and everything
+else the `system` chain. A row stores its chain, its position in it and the previous
+row's hash in that chain, so an edited, deleted, reordered or inserted row breaks its
+chain at a position that `verify_audit` names; writes to different chains never wait for
+each other. `sequence` orders the whole ledger (a database sequence, so it may have gaps
+and need not follow commit order). Signed checkpoints (`Checkpoint`) record the chains'
+heads, so a cut tail or a removed chain is found too. Rows written before chains
+existed keep `chain` empty: one legacy chain in sequence order, sealed by the first
+checkpoint.
 """
 
 from __future__ import annotations
@@ -43,6 +52,8 @@ class AuditEvent(models.Model):
     policy_version = models.PositiveIntegerField(null=True, blank=True)
     output_hash = models.CharField(max_length=64, blank=True)
     extra = models.JSONField(default=dict, blank=True)
+    chain = models.CharField(max_length=80, blank=True, default="")
+    position = models.PositiveBigIntegerField(null=True, blank=True)
     prev_hash = models.CharField(max_length=64)
     row_hash = models.CharField(max_length=64, unique=True)
 
@@ -50,6 +61,13 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["sequence"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["chain", "position"],
+                condition=models.Q(position__isnull=False),
+                name="audit_chain_position_unique",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"#{self.sequence} {self.event_type} by {self.actor}"
@@ -84,7 +102,46 @@ class AuditEvent(models.Model):
             "extra": self.extra,
             "prev_hash": self.prev_hash,
         }
+        if self.chain:  # rows of the legacy single chain were hashed without these
+            fields["chain"] = self.chain
+            fields["position"] = self.position
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def compute_hash(self) -> str:
         return hashlib.sha256(self.canonical()).hexdigest()
+
+
+class Checkpoint(models.Model):
+    """A signed statement of the ledger's chain heads at one moment (a "signed tree head").
+
+    `heads` holds, for every chain that moved since the previous checkpoint, its last
+    position and row hash; `merkle_root` is the root of those heads as leaves (sorted by
+    chain). Each checkpoint names the previous one's hash and is signed with the
+    service's signing key, so a chain cut back or removed after a checkpoint covered it
+    is found, and one document's history can be checked offline against one checkpoint.
+    """
+
+    number = models.PositiveBigIntegerField(unique=True)
+    created_at = models.DateTimeField()
+    heads = models.JSONField(help_text="chain -> [position, row_hash] of the chains that moved")
+    merkle_root = models.CharField(max_length=64)
+    prev_hash = models.CharField(max_length=64)
+    checkpoint_hash = models.CharField(max_length=64, unique=True)
+    signature = models.TextField(help_text="ECDSA or RSA signature of checkpoint_hash, base64")
+    certificate = models.TextField(help_text="The signer's certificate, PEM")
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("checkpoints cannot be updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("checkpoints cannot be deleted")

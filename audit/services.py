@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,9 +14,6 @@ from django.db import connection, transaction
 
 from audit.clock import db_now
 from audit.models import GENESIS_HASH, AuditEvent
-
-# Any stable 64-bit number: the transaction-level advisory lock that serializes appends.
-CHAIN_LOCK_KEY = 0x5252_5141_5544_4954
 
 # Events carry ids, states, counts, hashes and reasons (DESIGN rule 6); a large extra is
 # a sign that content is leaking into the ledger.
@@ -51,48 +48,90 @@ class Event:
     policy_version: int | None = None
     output_hash: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    chain: str = ""  # set only for a chain of its own (checkpoints); else from the ids
 
 
-def _lock_chain_head() -> tuple[int, str, dt.datetime]:
-    """Serialize appenders, then read the head and the database time.
+SYSTEM_CHAIN = "system"
 
-    Caller must be inside a transaction; the lock is held until it commits, so callers
-    append as their last step. On PostgreSQL: the transaction-level advisory lock, then
-    head and time in one statement; on SQLite every write transaction holds the
-    database write lock from BEGIN (transaction_mode IMMEDIATE), so appenders are
-    already serialized.
+
+def chain_of(event: Event) -> str:
+    """The chain an event extends: its document's, else its submission's, else the
+    system chain."""
+    if event.chain:
+        return event.chain
+    if event.document_id:
+        return f"document:{event.document_id}"
+    if event.submission_id:
+        return f"submission:{event.submission_id}"
+    return SYSTEM_CHAIN
+
+
+def _lock_chain_head(chain: str) -> tuple[int, str, dt.datetime]:
+    """Serialize the appenders of one chain, then read its head and the database time.
+
+    Caller must be inside a transaction; the lock is held until it commits. On
+    PostgreSQL: a transaction-level advisory lock keyed by the chain, so writers to
+    different documents never wait for each other; on SQLite every write transaction
+    holds the database write lock from BEGIN (transaction_mode IMMEDIATE) anyway.
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY - (1 << 63)])
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [chain])
             # A new statement, so its snapshot sees every append committed before the lock.
             cursor.execute(
-                "SELECT head.sequence, head.row_hash, statement_timestamp() FROM (SELECT 1) AS one "
-                "LEFT JOIN (SELECT sequence, row_hash FROM audit_auditevent "
-                "ORDER BY sequence DESC LIMIT 1) AS head ON true"
+                "SELECT head.position, head.row_hash, statement_timestamp() FROM (SELECT 1) AS one "
+                "LEFT JOIN (SELECT position, row_hash FROM audit_auditevent "
+                "WHERE chain = %s AND position IS NOT NULL "
+                "ORDER BY position DESC LIMIT 1) AS head ON true",
+                [chain],
             )
-            sequence, row_hash, now = cursor.fetchone()
-        return (sequence or 0), (row_hash or GENESIS_HASH), now.astimezone(dt.UTC)
-    head = AuditEvent.objects.order_by("-sequence").values_list("sequence", "row_hash").first()
-    sequence, row_hash = head if head else (0, GENESIS_HASH)
-    return sequence, row_hash, db_now()
+            position, row_hash, now = cursor.fetchone()
+        return (position or 0), (row_hash or GENESIS_HASH), now.astimezone(dt.UTC)
+    head = (
+        AuditEvent.objects.filter(chain=chain)
+        .order_by("-position")
+        .values_list("position", "row_hash")
+        .first()
+    )
+    position, row_hash = head if head else (0, GENESIS_HASH)
+    return position or 0, row_hash, db_now()
+
+
+def _next_sequences(count: int) -> list[int]:
+    """Ledger-wide order numbers: a database sequence on PostgreSQL (no lock, may leave
+    gaps), the next numbers on SQLite (writes are serialized there)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval('audit_event_sequence') FROM generate_series(1, %s)", [count]
+            )
+            return [row[0] for row in cursor.fetchall()]
+    last = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first()
+    return list(range((last or 0) + 1, (last or 0) + 1 + count))
 
 
 def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
-    """Append events in order, as one link of the chain each; returns the rows."""
+    """Append events in order, each as the next link of its chain; returns the rows."""
     events = list(events)
     if not events:
         return []
-    # No savepoint of its own: the caller's transaction is the unit (and a savepoint
-    # would add two round trips while the chain lock is held).
+    # No savepoint of its own: the caller's transaction is the unit.
     with transaction.atomic(savepoint=False):
-        sequence, prev_hash, occurred_at = _lock_chain_head()
+        heads: dict[str, tuple[int, str]] = {}
+        times = []
+        # Chains locked in a fixed order, so two writers never wait on each other in a ring.
+        for chain in sorted({chain_of(event) for event in events}):
+            position, row_hash, now = _lock_chain_head(chain)
+            heads[chain] = (position, row_hash)
+            times.append(now)
+        occurred_at = max(times)
         rows = []
-        for event in events:
+        for event, sequence in zip(events, _next_sequences(len(events)), strict=True):
             extra = event.extra or {}
             if len(json.dumps(extra)) > MAX_EXTRA_BYTES:
                 raise ValueError(f"audit extra for {event.event_type} is too large")
-            sequence += 1
+            chain = chain_of(event)
+            position, prev_hash = heads[chain]
             row = AuditEvent(
                 sequence=sequence,
                 occurred_at=occurred_at,
@@ -107,13 +146,15 @@ def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
                 policy_version=event.policy_version,
                 output_hash=event.output_hash,
                 extra=extra,
+                chain=chain,
+                position=position + 1,
                 prev_hash=prev_hash,
             )
             # Normalize what the database will hand back, so the hash recomputes.
             row.submission_id = _as_uuid(row.submission_id)
             row.document_id = _as_uuid(row.document_id)
             row.row_hash = row.compute_hash()
-            prev_hash = row.row_hash
+            heads[chain] = (position + 1, row.row_hash)
             rows.append(row)
         return AuditEvent.objects.bulk_create(rows)
 
@@ -135,21 +176,65 @@ class ChainReport:
     count: int
     first_bad_sequence: int | None = None
     reason: str = ""
+    chain: str = ""
+    position: int | None = None
 
-
-def _rows() -> Iterator[AuditEvent]:
-    return AuditEvent.objects.order_by("sequence").iterator(chunk_size=2000)
+    def describe(self) -> str:
+        if self.ok:
+            return f"audit chain OK: {self.count} events"
+        where = f"sequence {self.first_bad_sequence}"
+        if self.chain:
+            where += f" (chain {self.chain}, position {self.position})"
+        return (
+            f"audit chain broken at {where}: {self.reason} ({self.count} events verified before it)"
+        )
 
 
 def verify_chain(rows: Iterable[AuditEvent] | None = None) -> ChainReport:
-    """Recompute the chain from the genesis hash; name the first sequence that breaks it."""
-    expected_sequence, prev_hash, count = 1, GENESIS_HASH, 0
-    for row in _rows() if rows is None else rows:
-        if row.sequence != expected_sequence:
-            return ChainReport(False, count, expected_sequence, "sequence missing or out of order")
-        if row.prev_hash != prev_hash:
-            return ChainReport(False, count, row.sequence, "previous hash does not match")
+    """Recompute every chain from its genesis hash; name the first row that breaks one.
+
+    Rows come chain by chain, each in position order (the whole ledger when `rows` is
+    None). The legacy chain (rows without a chain) must run 1, 2, 3... in sequence; every
+    other chain must run 1, 2, 3... in position, each row naming its predecessor's hash.
+    """
+    legacy_sequence, legacy_prev, count = 1, GENESIS_HASH, 0
+    heads: dict[str, tuple[int, str]] = {}
+    source = AuditEvent.objects.order_by("chain", "position", "sequence").iterator(chunk_size=2000)
+    for row in source if rows is None else rows:
+        if not row.chain:
+            if row.sequence != legacy_sequence:
+                return ChainReport(
+                    False, count, legacy_sequence, "sequence missing or out of order"
+                )
+            expected_prev = legacy_prev
+            legacy_sequence += 1
+        else:
+            position, expected_prev = heads.get(row.chain, (0, GENESIS_HASH))
+            if row.position != position + 1:
+                return ChainReport(
+                    False,
+                    count,
+                    row.sequence,
+                    "position missing or out of order",
+                    row.chain,
+                    position + 1,
+                )
+        if row.prev_hash != expected_prev:
+            return ChainReport(
+                False, count, row.sequence, "previous hash does not match", row.chain, row.position
+            )
         if row.compute_hash() != row.row_hash:
-            return ChainReport(False, count, row.sequence, "row content does not match its hash")
-        prev_hash, expected_sequence, count = row.row_hash, expected_sequence + 1, count + 1
+            return ChainReport(
+                False,
+                count,
+                row.sequence,
+                "row content does not match its hash",
+                row.chain,
+                row.position,
+            )
+        if row.chain:
+            heads[row.chain] = (row.position or 0, row.row_hash)
+        else:
+            legacy_prev = row.row_hash
+        count += 1
     return ChainReport(True, count)

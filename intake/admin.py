@@ -82,9 +82,11 @@ class DocumentAdmin(ReadOnlyAdmin):
     @admin.display(description="release")
     def release(self, obj: Document) -> str:
         return format_html(
-            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a>',
+            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a> · '
+            '<a href="{}">audit evidence</a>',
             reverse("review:document_output", args=[obj.pk]),
             reverse("review:document_redaction_log", args=[obj.pk]),
+            reverse("document-evidence", args=[obj.pk]),
         )
 
     search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -15,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from audit.evidence import evidence_bundle
 from common.api import ERROR_RESPONSES, ErrorSerializer, flatten_errors, request_user
 from intake import selectors
 from intake.metrics import admission_timed
@@ -182,6 +185,30 @@ def document_or_404(request: Request, document_id: str) -> Document:
         return selectors.document_get(user=request_user(request), document_id=document_id)
     except Document.DoesNotExist as exc:
         raise NotFound("no such document") from exc
+
+
+class DocumentEvidenceApi(APIView):
+    @extend_schema(
+        operation_id="document_evidence",
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                description="The document's audit chain and the signed checkpoint over its "
+                "head, with the Merkle path: check it offline with tools/verify_evidence.py"
+            ),
+            **ERROR_RESPONSES,
+        },
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponse:
+        document = document_or_404(request, document_id)
+        try:
+            bundle = evidence_bundle(document.id)
+        except LookupError as exc:
+            raise NotFound(str(exc)) from exc
+        response = HttpResponse(
+            json.dumps(bundle, sort_keys=True, indent=1), content_type="application/json"
+        )
+        response["Content-Disposition"] = f'attachment; filename="evidence-{document.id}.json"'
+        return response
 
 
 class DocumentEventsApi(APIView):

@@ -10,6 +10,11 @@ urlpatterns = [
         apis.DocumentEventsApi.as_view(),
         name="document-events",
     ),
+    path(
+        "documents/<str:document_id>/evidence",
+        apis.DocumentEvidenceApi.as_view(),
+        name="document-evidence",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

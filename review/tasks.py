@@ -9,6 +9,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
+from audit.checkpoints import checkpoint_create
 from review.errors import HoldActive, PermanentFailure
 from review.health import reconcile
 from review.metrics import observe_sweep
@@ -99,7 +100,10 @@ def relay_outbox() -> str:
 def sweep() -> str:
     report = sweep_pass()
     observe_sweep(report.seconds)
+    # The ledger's signed checkpoint rides on the sweeper's minute.
+    checkpoint = checkpoint_create(actor="system:sweeper")
     return (
         f"reclaimed={report.reclaimed} bumped={report.bumped} breached={report.breached} "
-        f"escalated={report.escalated} resent={report.resent}"
+        f"escalated={report.escalated} resent={report.resent} "
+        f"checkpoint={checkpoint.number if checkpoint else '-'}"
     )

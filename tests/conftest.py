@@ -2,6 +2,8 @@ import pytest
 from django.db import connection
 from django.test import testcases
 
+LEDGER_TABLES = ("audit_auditevent", "audit_checkpoint")
+
 
 def _flush_with_ledger_triggers_disabled(original):
     """Transactional tests end with a TRUNCATE of every table; the ledger's triggers
@@ -11,12 +13,14 @@ def _flush_with_ledger_triggers_disabled(original):
         if connection.vendor != "postgresql":
             return original(self)
         with connection.cursor() as cursor:
-            cursor.execute("ALTER TABLE audit_auditevent DISABLE TRIGGER USER")
+            for table in LEDGER_TABLES:
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
         try:
             return original(self)
         finally:
             with connection.cursor() as cursor:
-                cursor.execute("ALTER TABLE audit_auditevent ENABLE TRIGGER USER")
+                for table in LEDGER_TABLES:
+                    cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
     return teardown
 
@@ -63,6 +67,28 @@ def _reference_data_after_flush(request):
     import_module("review.migrations.0002_policy_v1").seed(apps, None)
     import_module("review.migrations.0013_policy_detection_categories").publish(apps, None)
     install_roles(Group, Permission)
+
+
+@pytest.fixture(autouse=True)
+def _ledger_sequence_from_the_ledger(request):
+    """On PostgreSQL the ledger's order numbers come from a database sequence, which a
+    rolled-back test does not rewind: start each test after the rows that exist, as a
+    fresh ledger would, so tests can name sequences."""
+    marker = request.node.get_closest_marker("django_db")
+    uses = set(request.fixturenames)
+    if marker is None and not uses & {"db", "transactional_db", "live_server"}:
+        return
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or (
+        uses & {"transactional_db", "live_server"}
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT setval('audit_event_sequence', "
+                "COALESCE((SELECT max(sequence) FROM audit_auditevent), 0) + 1, false)"
+            )
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -2,13 +2,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from audit.checkpoints import verify_checkpoints
 from audit.exports import FORMATS, verify_export
 from audit.services import verify_chain
 
 
 class Command(BaseCommand):
     help = (
-        "Recompute the audit hash chain; exit non-zero naming the first broken sequence. "
+        "Recompute every audit hash chain and check every signed checkpoint; exit non-zero "
+        "naming the first broken chain position or checkpoint. "
         "With --export FILE, also check that export within itself and against the database."
     )
 
@@ -29,11 +31,12 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         report = verify_chain()
         if not report.ok:
-            raise CommandError(
-                f"audit chain broken at sequence {report.first_bad_sequence}: {report.reason} "
-                f"({report.count} events verified before it)"
-            )
-        self.stdout.write(f"audit chain OK: {report.count} events")
+            raise CommandError(report.describe())
+        self.stdout.write(report.describe())
+        checkpoints = verify_checkpoints()
+        if not checkpoints.ok:
+            raise CommandError(checkpoints.describe())
+        self.stdout.write(checkpoints.describe())
         export = options["export"]
         if not isinstance(export, Path):
             return
