@@ -19,7 +19,7 @@ from common.errors import DomainError
 from review.errors import ClaimLost, NotAllowed
 from review.models import Claim, Hold, ItemState, ReviewItem
 from review.selectors import open_legal_hold_exists, policy_current, reviewer_queues
-from review.services.transitions import item_lock, item_transition
+from review.services.transitions import item_lock, item_transition, item_transition_locked
 
 
 def claim_next(*, reviewer: User) -> Claim | None:
@@ -51,6 +51,7 @@ def claim_next(*, reviewer: User) -> Claim | None:
             ReviewItem.objects.filter(state=ItemState.PROPOSED, hold=Hold.NONE, queue__in=queues)
             .exclude(open_legal_hold_exists())
             .order_by("priority", "deadline", "id")
+            .select_related("document__submission")
             .select_for_update(skip_locked=True, of=("self",))
             .first()
         )
@@ -63,12 +64,14 @@ def claim_next(*, reviewer: User) -> Claim | None:
             claimed_at=now,
             expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
         )
-        item_transition(
-            item_id=item.pk,
+        # The pick above holds the item's lock: the transition needs no second one.
+        item_transition_locked(
+            item,
             to_state=ItemState.IN_REVIEW,
             actor=reviewer,
             event_type="CLAIMED",
             extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
+            now=now,
         )
         return claim
 

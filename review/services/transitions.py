@@ -77,27 +77,44 @@ def item_transition(
     """
     with transaction.atomic():
         item = item_lock(item_id=item_id)
-        from_state = item.state
-        if to_state not in ALLOWED_TRANSITIONS.get(from_state, frozenset()):
-            raise IllegalTransition(
-                f"item {item.pk}: illegal transition {from_state} -> {to_state}"
-            )
-        since = item.state_changed_at
-        item.state = to_state
-        item.state_changed_at = db_now()
-        item.save(update_fields=["state", "state_changed_at"])
-        seconds = (item.state_changed_at - since).total_seconds()
-        # After commit only: a rolled-back transition is never observed.
-        metrics.observe_transition_on_commit(from_state, to_state, seconds)
-        item_event_emit(
-            item,
-            event_type or f"ITEM_{str(to_state).upper()}",
-            actor=actor,
+        item_transition_locked(
+            item, to_state=to_state, actor=actor, event_type=event_type, extra=extra,
             output_hash=output_hash,
-            attempt=item.attempts or None,
-            extra={"from": from_state, "to": to_state, **(extra or {})},
-        )
+        )  # fmt: skip
         return item
+
+
+def item_transition_locked(
+    item: ReviewItem,
+    *,
+    to_state: str,
+    actor: Actor,
+    event_type: str | None = None,
+    extra: dict[str, Any] | None = None,
+    output_hash: str = "",
+    now: dt.datetime | None = None,
+) -> None:
+    """`item_transition` for a caller that already holds the item's row lock in its
+    transaction (and read it with its document and submission): no second lock, no
+    savepoint, and the caller's `now` when it has read the clock already."""
+    from_state = item.state
+    if to_state not in ALLOWED_TRANSITIONS.get(from_state, frozenset()):
+        raise IllegalTransition(f"item {item.pk}: illegal transition {from_state} -> {to_state}")
+    since = item.state_changed_at
+    item.state = to_state
+    item.state_changed_at = now or db_now()
+    item.save(update_fields=["state", "state_changed_at"])
+    seconds = (item.state_changed_at - since).total_seconds()
+    # After commit only: a rolled-back transition is never observed.
+    metrics.observe_transition_on_commit(from_state, to_state, seconds)
+    item_event_emit(
+        item,
+        event_type or f"ITEM_{str(to_state).upper()}",
+        actor=actor,
+        output_hash=output_hash,
+        attempt=item.attempts or None,
+        extra={"from": from_state, "to": to_state, **(extra or {})},
+    )
 
 
 def items_transition_bulk(
