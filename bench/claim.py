@@ -260,7 +260,7 @@ class StatementTimer:
         self.lock = threading.Lock()
         self.seconds: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
-        # How long each claim holds the ledger's advisory lock: from the moment
+        # How long each claim holds its document chain's advisory lock: from the moment
         # pg_advisory_xact_lock returns until claim_next has committed and returned.
         self.holds: list[float] = []
         self.local = threading.local()
@@ -313,9 +313,9 @@ def profile_domain(items: int, workers: int) -> None:
 
     holds = sorted(timer.holds)
     print(
-        f"  ledger lock held per claim: mean {sum(holds) / len(holds) * 1000:.2f} ms, "
-        f"p99 {holds[int(0.99 * len(holds))] * 1000:.2f} ms -> at most "
-        f"{len(holds) / sum(holds):.0f} claims/s however many workers"
+        f"  document chain lock held per claim: mean {sum(holds) / len(holds) * 1000:.2f} ms, "
+        f"p99 {holds[int(0.99 * len(holds))] * 1000:.2f} ms (one lock per document: claims "
+        "of different documents do not wait for each other)"
     )
 
     # One worker, no profiler: the call's own cost without anyone to wait for.
