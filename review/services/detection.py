@@ -67,7 +67,7 @@ def _entities_of(sha256: str, pdf: bytes, policy: DetectionPolicy) -> tuple[tupl
 
 
 _ENTITY_CACHE: dict[tuple[object, ...], tuple[tuple[str, str], ...]] = {}
-_ENTITY_CACHE_SIZE = 64
+_ENTITY_CACHE_SIZE = 4096  # small tuples; a large submission fits
 
 
 def _detected_marks(result: DetectionResult) -> list[MarkFields]:
