@@ -1,9 +1,12 @@
+from typing import Any
+
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from intake.models import Document, Jurisdiction, RejectedSubmission, Submission
+from intake.models import Document, Exemption, Jurisdiction, RejectedSubmission, Submission
+from intake.services.catalogue import exemption_save
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -19,8 +22,28 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class ExemptionInline(admin.TabularInline):
+    """The jurisdiction's exemption catalogue: entries are retired (inactive), never
+    deleted, as past redactions name them."""
+
+    model = Exemption
+    fields = ["code", "title", "description", "active", "version"]
+    readonly_fields = ["version"]
+    extra = 1
+    can_delete = False
+
+
 @admin.register(Jurisdiction)
 class JurisdictionAdmin(admin.ModelAdmin):
+    inlines = [ExemptionInline]
+
+    def save_formset(self, request: HttpRequest, form: object, formset: Any, change: bool) -> None:
+        if formset.model is not Exemption:
+            super().save_formset(request, form, formset, change)
+            return
+        for exemption in formset.save(commit=False):
+            exemption_save(exemption=exemption, actor=request.user)
+
     list_display = [
         "code",
         "name",

@@ -6,6 +6,7 @@ import hashlib
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -35,7 +36,9 @@ class Jurisdiction(models.Model):
         max_length=100, blank=True, help_text="Comma-separated `holidays` categories."
     )
     exemption_codes = models.JSONField(
-        default=dict, help_text="Category -> legal reason code stamped on the burned box."
+        default=dict,
+        blank=True,  # none: every category gets the default exemption
+        help_text="Category -> legal reason code stamped on the burned box.",
     )
     default_exemption = models.CharField(max_length=64)
     active = models.BooleanField(default=True)
@@ -50,6 +53,47 @@ class Jurisdiction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} ({self.law})"
+
+    def clean(self) -> None:
+        """Every exemption code the jurisdiction stamps by default is in its catalogue."""
+        if self._state.adding:
+            return
+        known = set(self.exemptions.filter(active=True).values_list("code", flat=True))
+        used = {self.default_exemption, *dict(self.exemption_codes or {}).values()}
+        unknown = sorted(code for code in used if code not in known)
+        if unknown:
+            raise ValidationError(
+                f"not in {self.code}'s exemption catalogue: {', '.join(unknown)}; "
+                "add them to the catalogue first"
+            )
+
+
+class Exemption(models.Model):
+    """One entry of a jurisdiction's exemption catalogue: the legal reason a reviewer
+    chooses for a redaction, stamped on the box and listed in the redaction log. Edited
+    by compliance; each change raises `version` and is recorded in the audit ledger."""
+
+    jurisdiction = models.ForeignKey(
+        Jurisdiction, on_delete=models.PROTECT, related_name="exemptions"
+    )
+    code = models.CharField(max_length=64, help_text="As stamped on the box, e.g. (b)(6).")
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    active = models.BooleanField(
+        default=True, help_text="Inactive codes stay on past redactions but cannot be chosen."
+    )
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        ordering = ["jurisdiction", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "code"], name="exemption_code_unique_per_jurisdiction"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} — {self.title}"
 
 
 class Submission(models.Model):

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from audit.models import AuditEvent
-from intake.models import Document, Submission
+from intake.models import Document, Exemption, Jurisdiction, Submission
 
 SEE_ALL_PERMISSION = "intake.view_submission"
 
@@ -69,3 +69,13 @@ def submission_body(submission: Submission, *, documents: list[dict[str, Any]]) 
         "policy_version": submission.policy_version,
         "documents": documents,
     }
+
+
+def exemption_catalogue(jurisdiction: Jurisdiction) -> dict[str, Exemption]:
+    """The codes a reviewer may choose for this jurisdiction, by code."""
+    return {e.code: e for e in jurisdiction.exemptions.filter(active=True).order_by("code")}
+
+
+def exemption_titles(jurisdiction: Jurisdiction) -> dict[str, str]:
+    """Every code the jurisdiction has ever had (inactive ones stay on past redactions)."""
+    return dict(jurisdiction.exemptions.values_list("code", "title"))

@@ -49,8 +49,12 @@ def _document_status(document: Document) -> dict[str, Any]:
 
 class RedactionLogRowSerializer(serializers.Serializer):
     page = serializers.IntegerField()
-    legal_reason = serializers.CharField()
-    category = serializers.CharField()
+    legal_reason = serializers.CharField(help_text="The exemption code stamped on the boxes.")
+    exemption_title = serializers.CharField(
+        help_text="The code's title in the jurisdiction's catalogue (empty for hidden "
+        "content, which is removed as sanitisation, not withheld under an exemption)."
+    )
+    category = serializers.CharField(help_text="What was withheld, in words.")
     count = serializers.IntegerField()
 
 

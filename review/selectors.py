@@ -18,6 +18,7 @@ from django.db.models.functions import Now
 
 from audit.models import AuditEvent
 from intake.models import Document, Submission
+from intake.selectors import exemption_titles
 from review.models import (
     Approval,
     Artifact,
@@ -245,7 +246,33 @@ def _hidden_text(document: Document, original: bytes, pages: set[int]) -> dict[s
     }
 
 
-REDACTION_LOG_COLUMNS = ("page", "legal_reason", "category", "count")
+REDACTION_LOG_COLUMNS = ("page", "legal_reason", "exemption_title", "category", "count")
+# The redaction log's words for the detectors' categories (what a requester reads).
+CATEGORY_WORDS = {
+    "ssn": "social security number",
+    "itin": "taxpayer identification number",
+    "ein": "employer identification number",
+    "email": "email address",
+    "phone": "phone number",
+    "card": "payment card number",
+    "iban": "bank account number (IBAN)",
+    "ip_address": "IP address",
+    "uk_nino": "national insurance number",
+    "uk_nhs": "NHS number",
+    "dob": "date of birth",
+    "account_number": "account number",
+    "policy_number": "policy number",
+    "medical_record": "medical record number",
+    "address": "address",
+    "person": "name",
+    "name": "name",
+    "location": "place",
+    "organization": "organisation",
+    "search_term": "requested term",
+    "hidden_content": "hidden content",
+    "needs_manual_review": "page reviewed by hand",
+    "other": "other",
+}
 
 
 def redaction_log(document: Document) -> list[dict[str, Any]] | None:
@@ -265,7 +292,18 @@ def redaction_log(document: Document) -> list[dict[str, Any]] | None:
         .annotate(count=Count("id"))
         .order_by("page", "legal_reason", "category")
     )
-    return [{**row, "page": row["page"] + 1} for row in rows]
+    titles = exemption_titles(document.submission.jurisdiction)
+    return [
+        {
+            "page": row["page"] + 1,
+            "legal_reason": row["legal_reason"],
+            # Hidden content is sanitisation, not an exemption: it has no title.
+            "exemption_title": titles.get(row["legal_reason"], ""),
+            "category": CATEGORY_WORDS.get(row["category"], row["category"].replace("_", " ")),
+            "count": row["count"],
+        }
+        for row in rows
+    ]
 
 
 def redaction_log_csv(rows: list[dict[str, Any]]) -> str:

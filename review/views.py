@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from intake.models import Document, Submission
+from intake.selectors import exemption_catalogue, exemption_titles
 from review import health, selectors
 from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import ClaimLost
@@ -112,9 +113,8 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             if f.item_id == item.pk
         ],
         "categories": selectors.drawable_categories(),
-        "reason_codes": sorted(
-            {jurisdiction.default_exemption, *jurisdiction.exemption_codes.values()}
-        ),
+        # The reasons a reviewer may choose: the jurisdiction's catalogue, never free text.
+        "exemptions": list(exemption_catalogue(jurisdiction).values()),
         "review_config": {
             "claim_id": claim.pk if claim else None,
             "base_version": view_model["proposal"].version,
@@ -122,6 +122,11 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             "heartbeat_url": reverse("review:heartbeat", args=[item.pk]),
             "read_only": claim is None,
             "heartbeat_seconds": HEARTBEAT_SECONDS,
+            "exemptions": [
+                {"code": e.code, "title": e.title}
+                for e in exemption_catalogue(jurisdiction).values()
+            ],
+            "exemption_titles": exemption_titles(jurisdiction),
         },
     }
     return _no_store(render(request, "review/item.html", context))

@@ -64,6 +64,7 @@ def _reference_data_after_flush(request):
     from review.roles import install_roles
 
     import_module("intake.migrations.0002_jurisdictions").seed(apps, None)
+    import_module("intake.migrations.0006_exemption_catalogue_seed").seed(apps, None)
     import_module("review.migrations.0002_policy_v1").seed(apps, None)
     import_module("review.migrations.0013_policy_detection_categories").publish(apps, None)
     install_roles(Group, Permission)

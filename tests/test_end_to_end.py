@@ -44,7 +44,7 @@ def test_submitted_pdf_comes_back_redacted_signed_and_fully_audited(signed_docum
     status = api.get(f"/api/v1/documents/{document_id}/").json()
     assert status["state"] == "signed"
     categories = {row["category"] for row in status["redaction_log"]}
-    assert {"ssn", "email", "search_term"} <= categories
+    assert {"social security number", "email address", "requested term"} <= categories
 
     download = api.get(f"/api/v1/documents/{document_id}/output")
     assert download.status_code == 200
@@ -81,9 +81,14 @@ def test_redaction_log_csv_lists_page_reason_category_and_count(signed_document)
     response = api.get(f"/api/v1/documents/{document_id}/redaction-log.csv")
     assert response.status_code == 200
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert {"page", "legal_reason", "category", "count"} == set(rows[0])
-    assert {r["category"] for r in rows} >= {"ssn", "email", "search_term"}
+    assert {"page", "legal_reason", "exemption_title", "category", "count"} == set(rows[0])
+    assert {r["category"] for r in rows} >= {
+        "social security number",
+        "email address",
+        "requested term",
+    }
     assert all(r["legal_reason"] == "(b)(6)" and r["page"] == "1" for r in rows)
+    assert {r["exemption_title"] for r in rows} == {"Personal privacy"}
     assert SSN not in response.content.decode()
 
 

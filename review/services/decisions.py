@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from django.contrib.auth.models import User
@@ -14,6 +14,7 @@ from django.db import transaction
 
 from audit.services import actor_label
 from intake.models import Document
+from intake.selectors import exemption_catalogue
 from review.errors import InvalidDecision, StaleProposal
 from review.models import Claim, ItemState, Mark, Proposal, Queue, ReviewItem
 from review.pdf.detect import HIDDEN_CONTENT
@@ -102,8 +103,19 @@ class NewMark:
     legal_reason: str
 
 
+def _chosen_reason(
+    reason: str, catalogue: Collection[str], *, where: str, jurisdiction: str
+) -> None:
+    """A reason a reviewer gives is a code of the item's jurisdiction's catalogue."""
+    if reason not in catalogue:
+        raise InvalidDecision(
+            f"{where}: {reason!r} is not in the {jurisdiction} exemption catalogue; "
+            "choose one of its codes"
+        )
+
+
 def _validated_new_mark(
-    new: NewMark, *, index: int, document: Document, version: int
+    new: NewMark, *, index: int, document: Document, version: int, catalogue: Collection[str]
 ) -> MarkFields:
     if not 0 <= new.page < document.page_count:
         raise InvalidDecision(f"new mark {index}: page {new.page + 1} does not exist")
@@ -115,6 +127,12 @@ def _validated_new_mark(
         raise InvalidDecision(f"new mark {index}: a category is required")
     if not new.legal_reason or len(new.legal_reason) > 64:
         raise InvalidDecision(f"new mark {index}: a legal reason is required")
+    _chosen_reason(
+        new.legal_reason,
+        catalogue,
+        where=f"new mark {index}",
+        jurisdiction=document.submission.jurisdiction_id,
+    )
     key = f"v{version}n{index + 1}"
     return MarkFields(
         mark_key=key,
@@ -133,7 +151,9 @@ def _validated_new_mark(
     )
 
 
-def _changed_mark(mark: MarkFields, change: MarkChange) -> MarkFields:
+def _changed_mark(
+    mark: MarkFields, change: MarkChange, catalogue: Collection[str], jurisdiction: str
+) -> MarkFields:
     key = mark.mark_key
     if mark.category == HIDDEN_CONTENT and (
         change.decision not in (None, Mark.Decision.ACCEPTED)
@@ -147,6 +167,10 @@ def _changed_mark(mark: MarkFields, change: MarkChange) -> MarkFields:
         raise InvalidDecision(f"mark {key}: unknown decision {change.decision!r}")
     if change.legal_reason is not None and not 0 < len(change.legal_reason) <= 64:
         raise InvalidDecision(f"mark {key}: a legal reason is required")
+    if change.legal_reason not in (None, mark.legal_reason):
+        _chosen_reason(
+            change.legal_reason, catalogue, where=f"mark {key}", jurisdiction=jurisdiction
+        )
     return replace(
         mark,
         decision=mark.decision if change.decision is None else change.decision,
@@ -178,9 +202,12 @@ def proposal_revise(
         unknown = set(changes) - set(marks)
         if unknown:
             raise InvalidDecision(f"unknown marks: {', '.join(sorted(unknown))}")
+        jurisdiction = item.document.submission.jurisdiction
+        catalogue = set(exemption_catalogue(jurisdiction))
         changed = 0
         for key, change in changes.items():
-            before, after = marks[key], _changed_mark(marks[key], change)
+            before = marks[key]
+            after = _changed_mark(before, change, catalogue, jurisdiction.code)
             changed += (before.decision != after.decision) + (
                 before.legal_reason != after.legal_reason
             )
@@ -189,7 +216,9 @@ def proposal_revise(
         rows = [
             *marks.values(),
             *(
-                _validated_new_mark(new, index=i, document=item.document, version=version)
+                _validated_new_mark(
+                    new, index=i, document=item.document, version=version, catalogue=catalogue
+                )
                 for i, new in enumerate(added)
             ),
         ]

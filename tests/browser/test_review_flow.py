@@ -46,7 +46,13 @@ def test_reviewer_claims_decides_from_the_keyboard_draws_a_box_and_approves(new_
     page.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.34, steps=5)
     page.mouse.up()
     page.select_option("#new-category", "name")
-    page.fill("#new-reason", "(b)(6)")
+    # Reasons are chosen from the jurisdiction's catalogue, with the code's meaning shown.
+    offered = page.locator("#new-reason option").all_text_contents()[1:]
+    assert len(offered) == 14 and "(b)(7)(C) — Law enforcement: personal privacy" in offered
+    page.select_option("#new-reason", "(b)(6)")
+    assert (
+        "unwarranted invasion of personal privacy" in page.locator("#new-reason-text").inner_text()
+    )
     page.get_by_role("button", name="Add mark").click()
     screenshot(page, "item-decisions")
 

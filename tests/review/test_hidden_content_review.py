@@ -92,7 +92,8 @@ def test_signed_output_holds_no_hidden_text_and_the_log_lists_it_as_removed(
     assert {
         "page": case.page + 1,
         "legal_reason": "hidden content removed",
-        "category": "hidden_content",
+        "exemption_title": "",
+        "category": "hidden content",
         "count": 1,
     } in redaction_log(item.document)
 

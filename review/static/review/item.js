@@ -47,7 +47,7 @@
 
       const item = document.createElement("li");
       item.className = i === current ? "current" : "";
-      item.innerHTML = "<span></span> <label>reason <input></label>";
+      item.innerHTML = "<span></span> <label>reason <select></select></label>";
       item.querySelector("span").textContent = label(m) + (m.manual && m.category !== HIDDEN ? " (" + m.manual + ")" : "");
       if (m.category === HIDDEN) {
         // The page image cannot show hidden content: the reviewer reads it here.
@@ -56,14 +56,23 @@
         hidden.textContent = m.hidden_text;
         item.insertBefore(hidden, item.querySelector("label"));
       }
-      const reason = item.querySelector("input");
+      // The reason is chosen from the jurisdiction's catalogue; a code the mark already
+      // carries that the catalogue no longer offers stays shown, never offered anew.
+      const reason = item.querySelector("select");
+      const codes = config.exemptions.map(function (e) { return e.code; });
+      (codes.indexOf(m.reason) < 0 ? [{code: m.reason, title: config.exemption_titles[m.reason] || "not in the catalogue"}] : [])
+        .concat(config.exemptions)
+        .forEach(function (e) {
+          const option = document.createElement("option");
+          option.value = e.code;
+          option.textContent = e.code + " — " + e.title;
+          reason.appendChild(option);
+        });
       reason.value = m.reason;
-      reason.setAttribute("list", "reasons");
       reason.setAttribute("aria-label", "Legal reason for " + label(m));
       reason.disabled = config.read_only || !m.key || m.category === HIDDEN;
       reason.addEventListener("change", function () {
-        if (!reason.value.trim()) { say("A legal reason is required."); reason.value = m.reason; return; }
-        m.reason = reason.value.trim();
+        m.reason = reason.value;
         record(m);
         render();
       });
@@ -179,7 +188,7 @@
     dialog.addEventListener("close", function onClose() {
       dialog.removeEventListener("close", onClose);
       const category = document.getElementById("new-category").value;
-      const reason = document.getElementById("new-reason").value.trim();
+      const reason = document.getElementById("new-reason").value;
       if (dialog.returnValue !== "ok") { return; }
       if (!category || !reason) { say("A new box needs a category and a legal reason."); return; }
       const mark = Object.assign({page: pageNumber, category: category, reason: reason}, done.box);
@@ -188,6 +197,14 @@
       select(marks.length - 1);
     });
   });
+
+  const newReason = document.getElementById("new-reason");
+  if (newReason) {
+    newReason.addEventListener("change", function () {
+      const chosen = newReason.selectedOptions[0];
+      document.getElementById("new-reason-text").textContent = chosen ? (chosen.dataset.description || "") : "";
+    });
+  }
 
   async function post(url, body, json) {
     const response = await fetch(url, {
