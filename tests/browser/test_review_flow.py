@@ -33,6 +33,8 @@ def test_reviewer_claims_decides_from_the_keyboard_draws_a_box_and_approves(new_
 
     page.get_by_role("button", name="Claim next").click()
     page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    # The mark list says what proposed each mark and how sure it was.
+    assert "regex.ssn 95%" in page.locator("#mark-list").inner_text()
     ordered = Proposal.objects.get(document=item.document).marks.order_by("page", "y0", "x0", "id")
     for mark in ordered:  # the list reads in page order: accept the SSN, reject the rest
         page.keyboard.press("j")

@@ -48,7 +48,9 @@
       const item = document.createElement("li");
       item.className = i === current ? "current" : "";
       item.innerHTML = "<span></span> <label>reason <select></select></label>";
-      item.querySelector("span").textContent = label(m) + (m.manual && m.category !== HIDDEN ? " (" + m.manual + ")" : "");
+      // What proposed it and how sure it was, and a weak hit's reason in words.
+      const source = m.detector ? " · " + m.detector + (m.detector === "reviewer" ? "" : " " + Math.round(m.confidence * 100) + "%") : "";
+      item.querySelector("span").textContent = label(m) + source + (m.manual && m.category !== HIDDEN ? " (" + m.manual.replace(/_/g, " ") + ")" : "");
       if (m.category === HIDDEN) {
         // The page image cannot show hidden content: the reviewer reads it here.
         const hidden = document.createElement("q");
