@@ -104,16 +104,22 @@ class DocumentAdmin(ReadOnlyAdmin):
 
     @admin.display(description="release")
     def release(self, obj: Document) -> str:
+        evidence = format_html(
+            '<a href="{}">audit evidence</a>', reverse("document-evidence", args=[obj.pk])
+        )
+        item = getattr(obj, "item", None)
+        if item is None or item.state != "signed":  # nothing to download yet
+            state = item.get_state_display().lower() if item is not None else "not admitted"
+            return format_html("{} · {}", state, evidence)
         return format_html(
-            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a> · '
-            '<a href="{}">audit evidence</a>',
+            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a> · {}',
             reverse("review:document_output", args=[obj.pk]),
             reverse("review:document_redaction_log", args=[obj.pk]),
-            reverse("document-evidence", args=[obj.pk]),
+            evidence,
         )
 
     search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]
-    list_select_related = ["submission"]
+    list_select_related = ["submission", "item"]
 
 
 @admin.register(RejectedSubmission)

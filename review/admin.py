@@ -7,8 +7,9 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import Count, Min, QuerySet
 from django.db.models.functions import Now
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 
 from common.errors import DomainError
 from intake.admin import ReadOnlyAdmin
@@ -317,6 +318,18 @@ class PolicyAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Policy, form: object, change: bool) -> None:
         policy_publish(draft=obj, actor=request.user)
+
+    def response_change(self, request: HttpRequest, obj: Policy) -> HttpResponse:
+        # Django would say "policy vN was changed": a new version was published instead.
+        self.message_user(
+            request, f"Published policy v{obj.version}; earlier versions stay as they were."
+        )
+        return HttpResponseRedirect(reverse("admin:review_policy_change", args=[obj.pk]))
+
+    def response_add(
+        self, request: HttpRequest, obj: Policy, post_url_continue: str | None = None
+    ) -> HttpResponse:
+        return self.response_change(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

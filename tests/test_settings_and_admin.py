@@ -92,10 +92,14 @@ def test_saving_a_policy_in_the_admin_publishes_a_new_version(officer_client):
         "handoff_stall_minutes": "10",
     }
     before = Policy.objects.order_by("-version").first().version
-    response = officer_client.post("/admin/review/policy/1/change/", data)
-    assert response.status_code == 302, response.context["adminform"].form.errors
+    response = officer_client.post("/admin/review/policy/1/change/", data, follow=True)
+    assert response.redirect_chain, response.context["adminform"].form.errors
     assert Policy.objects.get(version=1).lease_minutes == 15
-    assert Policy.objects.get(version=before + 1).lease_minutes == 20
+    published = Policy.objects.get(version=before + 1)
+    assert published.lease_minutes == 20
+    # The message names the version published, and the page shows it.
+    assert f"Published policy v{published.version}" in response.content.decode()
+    assert response.redirect_chain[-1][0] == f"/admin/review/policy/{published.pk}/change/"
 
 
 def test_policy_detection_settings_per_jurisdiction_are_checked_with_errors_naming_the_value(

@@ -12,6 +12,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.db.models.functions import Now
 
 from audit.clock import db_now
@@ -47,14 +48,19 @@ def claim_next(*, reviewer: User) -> Claim | None:
                 f"you already hold {held} open claim(s); finish or release it first",
                 code="claim_limit",
             )
-        item = (
+        pool = (
             ReviewItem.objects.filter(state=ItemState.PROPOSED, hold=Hold.NONE, queue__in=queues)
             .exclude(open_legal_hold_exists())
             .order_by("priority", "deadline", "id")
             .select_related("document__submission")
             .select_for_update(skip_locked=True, of=("self",))
-            .first()
         )
+        # An item this reviewer released goes to someone else first: it comes back to
+        # them only when no other work is waiting.
+        released_by_me = Claim.objects.filter(
+            item=OuterRef("pk"), reviewer=reviewer, outcome=Claim.Outcome.RELEASED
+        )
+        item = pool.exclude(Exists(released_by_me)).first() or pool.first()
         if item is None:
             return None
         now = db_now()

@@ -278,3 +278,21 @@ def test_heartbeat_extends_the_lease_but_never_past_the_policy_maximum(reviewer)
     _expire(claim)
     with pytest.raises(ClaimLost):
         claim_heartbeat(item_id=claim.item_id, claim_id=claim.pk, reviewer=reviewer)
+
+
+@pytest.mark.django_db
+def test_an_item_released_goes_to_other_work_first_and_comes_back_when_nothing_else_waits():
+    first, second = admitted_items(
+        {"a.pdf": simple_pdf(["SSN 123-45-6789"]), "b.pdf": simple_pdf(["SSN 123-45-6780"])}
+    )
+    rita = user_create("rita-release", role=REVIEWER)
+    claim = claim_next(reviewer=rita)
+    released = claim.item_id
+    claim_release(item_id=released, claim_id=claim.pk, reviewer=rita)
+
+    other = claim_next(reviewer=rita)
+
+    assert other.item_id != released
+    claim_release(item_id=other.item_id, claim_id=other.pk, reviewer=rita)
+    # Both were released by her now: the most urgent of them comes back.
+    assert claim_next(reviewer=rita).item_id in {first.pk, second.pk}

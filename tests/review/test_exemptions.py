@@ -138,3 +138,13 @@ def test_a_default_code_missing_from_the_catalogue_is_refused(officer_client):
 
     with pytest.raises(Exception, match="not in EU-GDPR's exemption catalogue: Art.99"):
         jurisdiction.full_clean()
+
+
+def test_the_document_list_offers_downloads_only_for_signed_documents(officer_client):
+    (item,) = admitted_items({"a.pdf": LETTER})
+
+    page = officer_client.get("/admin/intake/document/").content.decode()
+
+    assert "signed PDF" not in page
+    assert "proposed · " in page
+    assert f"/api/v1/documents/{item.document_id}/evidence" in page
