@@ -130,6 +130,10 @@ class ReviewItem(models.Model):
         help_text="Task deliveries that started and never finished (a worker died).",
     )
     last_failure_reason = models.CharField(max_length=200, blank=True)
+    # Why the last reviewer escalated it, for the senior reviewer who picks it up; kept
+    # on the item, not in the ledger (a note may describe the document).
+    escalation_reason = models.CharField(max_length=40, blank=True)
+    escalation_note = models.TextField(blank=True)
     closed_reason = models.CharField(
         max_length=20,
         choices=CloseReason.choices,

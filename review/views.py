@@ -278,6 +278,7 @@ def escalate(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             reviewer=request.user,
             to_queue=request.POST.get("to_queue", ""),
             reason=request.POST.get("reason", ""),
+            note=request.POST.get("note", ""),
         ),
         f"Item {item_id} escalated.",
     )

@@ -251,20 +251,31 @@ def proposal_revise(
         return proposal
 
 
+ESCALATION_NOTE_MAX = 1000
+
+
 def item_escalate(
-    *, item_id: int, claim_id: int, reviewer: User, to_queue: str, reason: str
+    *, item_id: int, claim_id: int, reviewer: User, to_queue: str, reason: str, note: str
 ) -> ReviewItem:
-    """Hand the item to a more senior queue; the claim ends and the item returns to the pool."""
+    """Hand the item to a more senior queue with a reason and a note for whoever takes
+    it; the claim ends and the item returns to the pool."""
     if to_queue not in (Queue.SENIOR_REVIEW, Queue.COMPLIANCE_REVIEW):
         raise InvalidDecision("escalate to senior_review or compliance_review")
     if reason not in ESCALATION_REASONS:
         raise InvalidDecision("choose a reason for the escalation")
+    note = note.strip()
+    if not note:
+        raise InvalidDecision("write a note for the senior reviewer: what should they look at?")
+    if len(note) > ESCALATION_NOTE_MAX:
+        raise InvalidDecision(f"the note is longer than {ESCALATION_NOTE_MAX} characters")
     with transaction.atomic(durable=True):
         item = item_lock(item_id=item_id)
         claim_end(claim_id=claim_id, item=item, reviewer=reviewer, outcome=Claim.Outcome.RELEASED)
         from_queue = item.queue
         item.queue = to_queue
-        item.save(update_fields=["queue"])
+        item.escalation_reason = reason
+        item.escalation_note = note
+        item.save(update_fields=["queue", "escalation_reason", "escalation_note"])
         return item_transition(
             item_id=item.pk,
             to_state=ItemState.PROPOSED,

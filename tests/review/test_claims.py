@@ -253,19 +253,49 @@ def test_escalation_moves_the_item_to_the_senior_queue(reviewer):
         reviewer=reviewer,
         to_queue=Queue.SENIOR_REVIEW,
         reason="legal_question",
+        note="Is the witness statement covered by (b)(7)(C)?",
     )
     item.refresh_from_db()
     assert (item.queue, item.state) == (Queue.SENIOR_REVIEW, ItemState.PROPOSED)
-    assert AuditEvent.objects.get(event_type="ESCALATED").extra["reason"] == "legal_question"
-    with pytest.raises(InvalidDecision):
-        claim2 = claim_next(reviewer=user_create("sue", role=SENIOR_REVIEWER))
-        item_escalate(
-            item_id=item.pk,
-            claim_id=claim2.pk,
-            reviewer=claim2.reviewer,
-            to_queue=Queue.COMPLIANCE_REVIEW,
-            reason="",
-        )
+    assert item.escalation_note == "Is the witness statement covered by (b)(7)(C)?"
+    event = AuditEvent.objects.get(event_type="ESCALATED")
+    assert event.extra["reason"] == "legal_question"
+    assert "witness" not in str(event.extra)  # the note stays off the ledger
+    claim2 = claim_next(reviewer=user_create("sue", role=SENIOR_REVIEWER))
+    for reason, note, message in [
+        ("", "a note", "choose a reason"),
+        ("legal_question", "   ", "write a note"),
+        ("legal_question", "x" * 1001, "longer than 1000"),
+    ]:
+        with pytest.raises(InvalidDecision, match=message):
+            item_escalate(
+                item_id=item.pk,
+                claim_id=claim2.pk,
+                reviewer=claim2.reviewer,
+                to_queue=Queue.COMPLIANCE_REVIEW,
+                reason=reason,
+                note=note,
+            )
+
+
+def test_the_senior_reviewer_reads_the_escalation_note_on_the_item(reviewer, client):
+    (item,) = admitted_items({"a.pdf": LETTER})
+    claim = claim_next(reviewer=reviewer)
+    item_escalate(
+        item_id=item.pk,
+        claim_id=claim.pk,
+        reviewer=reviewer,
+        to_queue=Queue.SENIOR_REVIEW,
+        reason="legal_question",
+        note="Page 2 names a minor; redact?",
+    )
+    sue = user_create("sue", role=SENIOR_REVIEWER)
+    client.force_login(sue)
+    client.post("/claim-next/")
+
+    page = client.get(f"/items/{item.pk}/").content.decode()
+
+    assert "Page 2 names a minor; redact?" in page
 
 
 def test_heartbeat_extends_the_lease_but_never_past_the_policy_maximum(reviewer):
