@@ -22,7 +22,7 @@ from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import NotReady
 from review.health import run_health
 from review.models import CloseReason
-from review.selectors import redaction_log
+from review.selectors import active_legal_hold, hold_shown, redaction_log
 from review.services.release import artifact_download
 
 
@@ -39,7 +39,7 @@ def _document_status(document: Document) -> dict[str, Any]:
         "pages": document.page_count,
         "state": item.state,
         "queue": item.queue,
-        "hold": item.hold,
+        "hold": hold_shown(item, active_legal_hold(document) is not None),
         "deadline": item.deadline,
         "output_sha256": artifact.signed_sha256 if artifact else None,
         "permission_flags": document.permission_flags,

@@ -108,11 +108,13 @@ def queue_items(*, user: User) -> QuerySet[ReviewItem]:
     visible = Q(
         queue__in=reviewer_queues(user), state__in=[ItemState.PROPOSED, ItemState.IN_REVIEW]
     )
+    live = ~Q(state__in=[ItemState.SIGNED, ItemState.FAILED])
     if sees_holds(user):
-        visible |= ~Q(hold=Hold.NONE) & ~Q(state__in=[ItemState.SIGNED, ItemState.FAILED])
+        visible |= (~Q(hold=Hold.NONE) | Q(legal_hold=True)) & live
     open_claim = Claim.objects.filter(item=OuterRef("pk"), ended_at__isnull=True)
     return (
-        ReviewItem.objects.filter(visible)
+        ReviewItem.objects.annotate(legal_hold=open_legal_hold_exists())
+        .filter(visible)
         .select_related("document__submission")
         .annotate(
             claimant=Subquery(open_claim.values("reviewer__username")[:1]),
@@ -120,6 +122,12 @@ def queue_items(*, user: User) -> QuerySet[ReviewItem]:
         )
         .order_by("priority", "deadline", "id")[:QUEUE_PAGE_LIMIT]
     )
+
+
+def hold_shown(item: ReviewItem, legal_hold: bool) -> str:
+    """The hold an item is under, as people are told it: a legal hold on its document or
+    submission first (the item row does not carry it), else the item's own hold."""
+    return "legal_hold" if legal_hold else str(item.hold)
 
 
 def queue_counts(*, user: User) -> dict[str, int]:

@@ -107,6 +107,7 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         if item.last_failure_reason
         else "",
         "reopened_because": selectors.reopen_note(item),
+        "legal_hold": selectors.active_legal_hold(item.document) is not None,
         "flags": [
             f
             for f in health.consistency_flags(submission_id=item.document.submission_id)

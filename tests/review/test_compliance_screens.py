@@ -1,5 +1,6 @@
-"""Legal reasons come from the item's jurisdiction's exemption catalogue: never typed,
-edited by compliance as versioned entries, carried with their title in the redaction log."""
+"""What reviewers and compliance see: legal reasons come from the item's jurisdiction's
+exemption catalogue (never typed; edited by compliance as versioned entries), downloads
+are offered only where they exist, and a legal hold shows wherever the item does."""
 
 import json
 
@@ -148,3 +149,23 @@ def test_the_document_list_offers_downloads_only_for_signed_documents(officer_cl
     assert "signed PDF" not in page
     assert "proposed · " in page
     assert f"/api/v1/documents/{item.document_id}/evidence" in page
+
+
+def test_a_legal_hold_shows_in_the_queue_on_the_item_and_in_the_api(officer_client):
+    from rest_framework.test import APIClient
+
+    from review.services.holds import legal_hold_place
+
+    (item,) = admitted_items({"a.pdf": LETTER})
+    legal_hold_place(reason="litigation 2026-17", actor="user:olga", document=item.document)
+
+    queue = officer_client.get("/").content.decode()
+    page = officer_client.get(f"/items/{item.pk}/").content.decode()
+    api = APIClient()
+    api.force_authenticate(item.document.submission.client)
+    status = api.get(f"/api/v1/documents/{item.document_id}/").json()
+
+    assert f"#{item.pk}" in queue and "legal hold" in queue
+    assert 'id="legal-hold"' in page
+    assert status["hold"] == "legal_hold"
+    assert "litigation" not in str(status)  # the hold's reason is compliance's business
