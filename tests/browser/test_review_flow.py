@@ -39,7 +39,7 @@ def test_reviewer_claims_decides_from_the_keyboard_draws_a_box_and_approves(new_
     for mark in ordered:  # the list reads in page order: accept the SSN, reject the rest
         page.keyboard.press("j")
         page.keyboard.press("a" if mark.category == "ssn" else "r")
-    assert page.get_by_role("button", name="Page 1, ssn, accepted").count() == 1
+    assert page.get_by_role("button", name="Page 1, ssn, accepted", exact=True).count() == 1
 
     page.get_by_role("button", name="Draw box").click()
     box = page.locator("#page-0 .overlay").bounding_box()

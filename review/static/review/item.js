@@ -8,6 +8,7 @@
   const list = document.getElementById("mark-list");
   const changes = {};   // mark key -> {decision, reason}
   const added = [];     // new boxes: {page, left, top, width, height, category, reason}
+  let saving = false;   // a saved page reloads: no "unsaved changes" prompt then
   let current = -1;
 
   function csrf() {
@@ -78,6 +79,22 @@
         record(m);
         render();
       });
+      if (!config.read_only && m.category !== HIDDEN) {
+        // Mouse users decide from the list: each entry has its own buttons.
+        [["accepted", "Accept"], ["rejected", "Reject"]].forEach(function (pair) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.textContent = pair[1];
+          button.setAttribute("aria-label", pair[1] + " " + label(m));
+          button.setAttribute("aria-pressed", m.decision === pair[0] ? "true" : "false");
+          button.addEventListener("click", function () { current = i; decide(pair[0], false); });
+          item.appendChild(button);
+        });
+      }
+      item.addEventListener("click", function (event) {
+        if (event.target.closest("button, select, input, label")) { return; }
+        select(i);
+      });
       list.appendChild(item);
     });
     const undecided = marks.filter(function (m) { return m.decision === "pending"; }).length;
@@ -89,10 +106,22 @@
   }
   function select(i, focus) {
     if (!marks.length) { return; }
+    if (i >= marks.length && current >= 0) { say("Past the last mark: back to the first."); }
+    if (i < 0 && current >= 0) { say("Before the first mark: on to the last."); }
     current = (i + marks.length) % marks.length;
     render();
     const el = document.querySelector('.mark[data-index="' + current + '"]');
     if (el && focus !== false) { el.focus(); el.scrollIntoView({block: "center"}); }
+    // The list follows the current mark.
+    const entry = list.children[current];
+    if (entry) { entry.scrollIntoView({block: "nearest"}); }
+  }
+  function nextUndecided() {
+    for (let step = 1; step <= marks.length; step++) {
+      const i = (current + step + marks.length) % marks.length;
+      if (marks[i].decision === "pending" && marks[i].category !== HIDDEN) { select(i); return; }
+    }
+    say("Every mark is decided.");
   }
   function decide(decision, wholeGroup) {
     if (config.read_only || current < 0) { return; }
@@ -126,11 +155,16 @@
       a: function () { decide("accepted", false); },
       r: function () { decide("rejected", false); },
       g: function () { if (current >= 0) { decide(marks[current].decision, true); } },
+      u: nextUndecided,
       n: function () { page(1); },
       p: function () { page(-1); },
       "?": function () { document.getElementById("help").showModal(); },
     };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+  });
+  // Leaving with decisions not yet saved asks first.
+  window.addEventListener("beforeunload", function (event) {
+    if (dirty() && !saving) { event.preventDefault(); event.returnValue = ""; }
   });
   const helpButton = document.getElementById("help-button");
   if (helpButton) { helpButton.addEventListener("click", function () { document.getElementById("help").showModal(); }); }
@@ -229,7 +263,7 @@
         claim_id: config.claim_id, base_version: config.base_version, changes: changes, added: added,
       }, true);
       saveButton.disabled = false;
-      if (result.ok) { window.location.assign(result.data.reload); return; }
+      if (result.ok) { saving = true; window.location.assign(result.data.reload); return; }
       say(result.data.message || "Saving failed.");
     });
   }

@@ -1,0 +1,73 @@
+"""The reviewer's workbench for mouse and keyboard: deciding from the mark list, the
+next undecided mark, a visible wrap, and no silent loss of unsaved decisions."""
+
+import pytest
+
+from review.models import ItemState, Proposal, ReviewItem
+from review.roles import REVIEWER
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.browser.conftest import screenshot
+from tests.factories import admitted_items
+
+PASSWORD = "browser-test-pw-1"
+LETTER = simple_pdf(
+    ["Requester SSN 123-45-6789", "Reply to jo@example.com", "Card 4111 1111 1111 1111"]
+)
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _claimed_page(new_page, live_server):
+    (item,) = admitted_items({"letter.pdf": LETTER})
+    user = user_create("rita", role=REVIEWER)
+    user.set_password(PASSWORD)
+    user.save()
+    page = new_page("rita", PASSWORD)
+    page.get_by_role("button", name="Claim next").click()
+    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    return item, page
+
+
+def test_a_mouse_only_pass_from_claim_to_approve(new_page, live_server):
+    item, page = _claimed_page(new_page, live_server)
+    marks = Proposal.objects.get(document=item.document).marks.count()
+
+    for button in page.locator("#mark-list button", has_text="Accept").all():
+        button.click()
+    assert page.locator("#undecided").inner_text() == "(0 undecided)"
+    screenshot(page, "workbench-mouse")
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+    page.get_by_role("button", name="Approve").click()
+    page.wait_for_url(f"{live_server.url}/")
+
+    latest = Proposal.objects.filter(document=item.document).order_by("-version").first()
+    assert latest.marks.filter(decision="accepted").count() == marks
+    assert ReviewItem.objects.get(pk=item.pk).state in {ItemState.APPROVED, ItemState.SIGNED}
+
+
+def test_next_undecided_skips_decided_marks_and_a_wrap_is_announced(new_page, live_server):
+    item, page = _claimed_page(new_page, live_server)
+    marks = Proposal.objects.get(document=item.document).marks.count()
+    assert marks >= 3
+
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    page.keyboard.press("u")
+    assert "current" in (page.locator("#mark-list li").nth(1).get_attribute("class") or "")
+    for _ in range(marks - 1):
+        page.keyboard.press("j")
+    assert "back to the first" in page.locator(".notice").first.inner_text()
+
+
+def test_leaving_with_unsaved_decisions_asks_first(new_page, live_server):
+    _, page = _claimed_page(new_page, live_server)
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    page.close(run_before_unload=True)
+    page.wait_for_timeout(500)
+
+    assert asked == ["beforeunload"]
