@@ -71,3 +71,28 @@ def test_leaving_with_unsaved_decisions_asks_first(new_page, live_server):
     page.wait_for_timeout(500)
 
     assert asked == ["beforeunload"]
+
+
+@pytest.mark.parametrize("width", [390, 1024, 1440])
+def test_the_page_image_stays_usable_at_every_window_width(new_page, live_server, width):
+    _, page = _claimed_page(new_page, live_server)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(200)
+
+    screenshot(page, f"item-{width}px")
+    image = page.locator("#page-0 img").bounding_box()
+    listing = page.locator("#mark-list").bounding_box()
+
+    assert image["width"] >= min(300, width - 60)
+    assert listing["width"] >= 200  # the mark list stays readable (under the pages when narrow)
+    page.goto(f"{live_server.url}/")
+    screenshot(page, f"queue-{width}px")
+    assert page.locator("table").bounding_box()["width"] <= width
+
+
+def test_mark_labels_show_only_for_the_mark_in_hand(new_page, live_server):
+    _, page = _claimed_page(new_page, live_server)
+
+    assert page.locator(".mark .tag").first.is_hidden()
+    page.keyboard.press("j")
+    assert page.locator(".mark.current .tag").is_visible()

@@ -31,7 +31,8 @@
     marks.forEach(function (m, i) {
       const box = document.createElement("button");
       box.type = "button";
-      box.className = "mark " + m.decision + (i === current ? " current" : "");
+      const wholePage = m.width > 0.98 && m.height > 0.98;
+      box.className = "mark " + m.decision + (i === current ? " current" : "") + (wholePage ? " whole-page" : "");
       box.style.left = (m.left * 100) + "%";
       box.style.top = (m.top * 100) + "%";
       box.style.width = (m.width * 100) + "%";
