@@ -124,6 +124,16 @@ def queue_items(*, user: User) -> QuerySet[ReviewItem]:
     )
 
 
+def held_in_queues(user: User) -> int:
+    """Items of the user's queues that wait for review but are on hold (claim next
+    passes over them)."""
+    return (
+        ReviewItem.objects.filter(queue__in=reviewer_queues(user), state=ItemState.PROPOSED)
+        .filter(~Q(hold=Hold.NONE) | open_legal_hold_exists())
+        .count()
+    )
+
+
 def hold_shown(item: ReviewItem, legal_hold: bool) -> str:
     """The hold an item is under, as people are told it: a legal hold on its document or
     submission first (the item row does not carry it), else the item's own hold."""

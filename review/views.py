@@ -73,9 +73,15 @@ def claim_next(request: AuthenticatedRequest) -> HttpResponse:
     except DomainError as error:
         messages.error(request, str(error))
         return redirect("review:queue")
+    held = selectors.held_in_queues(request.user)
+    on_hold = f" {held} item{'s' if held != 1 else ''} on hold passed over." if held else ""
     if claim is None:
-        messages.info(request, "Nothing to claim: every item you may take is done or taken.")
+        messages.info(
+            request, "Nothing to claim: every item you may take is done or taken." + on_hold
+        )
         return redirect("review:queue")
+    if held:
+        messages.info(request, on_hold.strip())
     return redirect("review:item", item_id=claim.item_id)
 
 

@@ -169,3 +169,16 @@ def test_a_legal_hold_shows_in_the_queue_on_the_item_and_in_the_api(officer_clie
     assert 'id="legal-hold"' in page
     assert status["hold"] == "legal_hold"
     assert "litigation" not in str(status)  # the hold's reason is compliance's business
+
+
+def test_claim_next_says_how_many_held_items_it_passed_over(client):
+    from review.services.holds import legal_hold_place
+
+    held, free = admitted_items({"a.pdf": LETTER, "b.pdf": LETTER})
+    legal_hold_place(reason="litigation", actor="user:olga", document=held.document)
+    client.force_login(user_create("rita", role=REVIEWER))
+
+    response = client.post("/claim-next/", follow=True)
+
+    assert response.redirect_chain[-1][0] == f"/items/{free.pk}/"
+    assert "1 item on hold passed over." in response.content.decode()
