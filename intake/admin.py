@@ -3,7 +3,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from intake.models import Document, Exemption, Jurisdiction, RejectedSubmission, Submission
 from intake.services.catalogue import exemption_save
@@ -99,24 +100,28 @@ class DocumentAdmin(ReadOnlyAdmin):
         "page_count",
         "size",
         "source_sha256",
+        "review_state",
         "release",
     ]
 
-    @admin.display(description="release")
-    def release(self, obj: Document) -> str:
-        evidence = format_html(
-            '<a href="{}">audit evidence</a>', reverse("document-evidence", args=[obj.pk])
-        )
+    @admin.display(description="state")
+    def review_state(self, obj: Document) -> str:
         item = getattr(obj, "item", None)
-        if item is None or item.state != "signed":  # nothing to download yet
-            state = item.get_state_display().lower() if item is not None else "not admitted"
-            return format_html("{} · {}", state, evidence)
-        return format_html(
-            '<a href="{}">signed PDF</a> · <a href="{}">redaction log</a> · {}',
-            reverse("review:document_output", args=[obj.pk]),
-            reverse("review:document_redaction_log", args=[obj.pk]),
-            evidence,
-        )
+        return item.get_state_display() if item is not None else "not admitted"
+
+    @admin.display(description="downloads")
+    def release(self, obj: Document) -> str:
+        """One link a line (no link inside running text); the signed PDF and its log only
+        once the document is signed."""
+        links = [("audit evidence", reverse("document-evidence", args=[obj.pk]))]
+        item = getattr(obj, "item", None)
+        if item is not None and item.state == "signed":
+            links[:0] = [
+                ("signed PDF", reverse("review:document_output", args=[obj.pk])),
+                ("redaction log", reverse("review:document_redaction_log", args=[obj.pk])),
+            ]
+        line_break = mark_safe("<br>")  # noqa: S308 - a constant
+        return format_html_join(line_break, '<a href="{}">{}</a>', ((u, t) for t, u in links))
 
     search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]
     list_select_related = ["submission", "item"]

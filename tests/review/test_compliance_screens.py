@@ -147,7 +147,7 @@ def test_the_document_list_offers_downloads_only_for_signed_documents(officer_cl
     page = officer_client.get("/admin/intake/document/").content.decode()
 
     assert "signed PDF" not in page
-    assert "proposed · " in page
+    assert "Proposed" in page
     assert f"/api/v1/documents/{item.document_id}/evidence" in page
 
 

@@ -1,0 +1,55 @@
+"""An automated accessibility check (axe-core) of the pages reviewers and compliance use:
+no serious or critical violations."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from review.roles import COMPLIANCE_OFFICER, REVIEWER
+from testkit.builders import user_create
+from testkit.corpus import simple_pdf
+from tests.factories import admitted_items
+
+PASSWORD = "browser-test-pw-1"
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _serious(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} at "
+        + "; ".join(node["html"][:120] for node in violation["nodes"][:3])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+def _user(name: str, role: str, staff: bool = False):
+    user = user_create(name, role=role)
+    user.set_password(PASSWORD)
+    user.is_staff = staff
+    user.save()
+    return user
+
+
+def test_queue_item_and_preview_pages_have_no_serious_violations(new_page, live_server):
+    (item,) = admitted_items({"a.pdf": simple_pdf(["SSN 123-45-6789", "Mail jo@example.com"])})
+    _user("rita", REVIEWER)
+    page = new_page("rita", PASSWORD)
+
+    assert _serious(page) == []
+    page.get_by_role("button", name="Claim next").click()
+    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    assert _serious(page) == []
+    page.get_by_label("Show redacted preview").check()
+    page.wait_for_load_state("networkidle")
+    assert _serious(page) == []
+
+
+def test_ops_and_admin_pages_have_no_serious_violations(new_page, live_server):
+    admitted_items({"a.pdf": simple_pdf(["SSN 123-45-6789"])})
+    _user("olga", COMPLIANCE_OFFICER, staff=True)
+    page = new_page("olga", PASSWORD)
+
+    for path in ["/ops/", "/admin/", "/admin/review/reviewitem/", "/admin/intake/document/"]:
+        page.goto(f"{live_server.url}{path}")
+        assert _serious(page) == [], path
