@@ -96,3 +96,22 @@ def test_mark_labels_show_only_for_the_mark_in_hand(new_page, live_server):
     assert page.locator(".mark .tag").first.is_hidden()
     page.keyboard.press("j")
     assert page.locator(".mark.current .tag").is_visible()
+
+
+def test_the_lease_warning_appears_in_time_and_extend_moves_the_lease(new_page, live_server):
+    from review.models import Claim, Policy
+
+    latest = Policy.objects.order_by("-version").first()
+    Policy.objects.filter(pk=latest.pk).update(lease_minutes=2)  # a short lease: warned at once
+    item, page = _claimed_page(new_page, live_server)
+    claim = Claim.objects.get(item=item, ended_at__isnull=True)
+    before = claim.expires_at
+
+    page.locator("#lease-warning").wait_for()
+    assert "Your lease ends in" in page.locator("#lease-warning-text").inner_text()
+    page.wait_for_timeout(1100)  # the next expiry must fall on a later second
+    page.get_by_role("button", name="Extend").click()
+    page.get_by_text("Lease extended.").wait_for()
+
+    claim.refresh_from_db()
+    assert claim.expires_at > before

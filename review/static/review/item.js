@@ -277,14 +277,37 @@
 
   // Heartbeat: keeps the lease while the page is open; an abandoned tab lets it lapse.
   if (!config.read_only) {
-    setInterval(async function () {
+    const lease = document.getElementById("lease");
+    const warning = document.getElementById("lease-warning");
+    const warningText = document.getElementById("lease-warning-text");
+    const WARN_MS = 3 * 60 * 1000;  // warn this long before the lease ends
+    async function heartbeat() {
+      const before = Date.parse(lease.getAttribute("datetime"));
       const result = await post(config.heartbeat_url, {claim_id: config.claim_id}, false);
-      if (result.ok) {
-        document.getElementById("lease").setAttribute("datetime", result.data.expires_at);
-      } else {
-        say(result.data.message || "Your claim was lost.");
-      }
-    }, config.heartbeat_seconds * 1000);
+      if (!result.ok) { say(result.data.message || "Your claim was lost."); return false; }
+      lease.setAttribute("datetime", result.data.expires_at);
+      leaseCheck();
+      return Date.parse(result.data.expires_at) > before;
+    }
+    // The lease runs out only where the policy caps it (or the page slept): say so in
+    // time, and let the reviewer extend it by hand.
+    function leaseCheck() {
+      const left = Date.parse(lease.getAttribute("datetime")) - Date.now();
+      if (left > WARN_MS) { warning.hidden = true; return; }
+      warning.hidden = false;
+      warningText.textContent = left > 0
+        ? "Your lease ends in " + Math.max(1, Math.round(left / 60000)) + " min: save your decisions."
+        : "Your lease has ended: decisions can no longer be saved. Go back to the queue and claim again.";
+      document.getElementById("extend").hidden = left <= 0;
+    }
+    document.getElementById("extend").addEventListener("click", async function () {
+      const extended = await heartbeat();
+      if (!extended) { say("The lease cannot be extended past its limit: save your decisions now."); }
+      else { say("Lease extended."); }
+    });
+    setInterval(heartbeat, config.heartbeat_seconds * 1000);
+    setInterval(leaseCheck, 10 * 1000);
+    leaseCheck();
   }
 
   render();
