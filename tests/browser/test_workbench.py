@@ -115,3 +115,16 @@ def test_the_lease_warning_appears_in_time_and_extend_moves_the_lease(new_page, 
 
     claim.refresh_from_db()
     assert claim.expires_at > before
+
+
+def test_single_key_shortcuts_can_be_turned_off_and_entries_answer_enter(new_page, live_server):
+    _, page = _claimed_page(new_page, live_server)
+
+    page.get_by_label("Single-key shortcuts").uncheck()
+    page.locator("body").press("j")
+    assert page.locator("#mark-list li.current").count() == 0
+    page.locator("#mark-list li").nth(1).focus()
+    page.keyboard.press("Enter")
+    assert "current" in (page.locator("#mark-list li").nth(1).get_attribute("class") or "")
+    page.reload()
+    assert not page.get_by_label("Single-key shortcuts").is_checked()  # kept in this browser

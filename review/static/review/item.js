@@ -92,9 +92,13 @@
           item.appendChild(button);
         });
       }
+      item.tabIndex = 0;  // reachable with Tab; Enter selects its mark
       item.addEventListener("click", function (event) {
         if (event.target.closest("button, select, input, label")) { return; }
         select(i);
+      });
+      item.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && event.target === item) { event.preventDefault(); select(i); }
       });
       list.appendChild(item);
     });
@@ -148,7 +152,17 @@
     if (index >= 0 && index < figures.length) { figures[index].scrollIntoView(); }
   }
 
+  // Single-key shortcuts can be turned off (they clash with screen readers and speech
+  // input); the choice is kept in this browser.
+  const shortcutsBox = document.getElementById("shortcuts-toggle");
+  if (shortcutsBox) {
+    shortcutsBox.checked = localStorage.getItem("rrq-shortcuts") !== "off";
+    shortcutsBox.addEventListener("change", function () {
+      localStorage.setItem("rrq-shortcuts", shortcutsBox.checked ? "on" : "off");
+    });
+  }
   document.addEventListener("keydown", function (event) {
+    if (shortcutsBox && !shortcutsBox.checked) { return; }
     if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) { return; }
     const actions = {
       j: function () { select(current + 1); },
