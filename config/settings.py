@@ -216,6 +216,8 @@ SIGNING_DIR = Path(os.environ.get("SIGNING_DIR", DATA_DIR / "signing"))
 SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", SIGNING_DIR / "signing-key.pem"))
 SIGNING_CERT_FILE = Path(os.environ.get("SIGNING_CERT_FILE", SIGNING_DIR / "signing-cert.pem"))
 
+# How often an open item page renews its lease and hears of holds placed meanwhile.
+REVIEW_HEARTBEAT_SECONDS = env_int("REVIEW_HEARTBEAT_SECONDS", 30)
 # The sweeper's cadence (django-q2 schedule, created at migrate time).
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 60)
 # An outbox row sent this long ago and never finished is sent again. Longer than a

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -32,8 +33,6 @@ from review.services.decisions import (
     proposal_revise,
 )
 from review.services.release import artifact_download, item_approve
-
-HEARTBEAT_SECONDS = 30
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -128,7 +127,10 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             "decisions_url": reverse("review:decisions", args=[item.pk]),
             "heartbeat_url": reverse("review:heartbeat", args=[item.pk]),
             "read_only": claim is None,
-            "heartbeat_seconds": HEARTBEAT_SECONDS,
+            "heartbeat_seconds": settings.REVIEW_HEARTBEAT_SECONDS,
+            "hold": selectors.hold_shown(
+                item, selectors.active_legal_hold(item.document) is not None
+            ),
             "exemptions": [
                 {"code": e.code, "title": e.title}
                 for e in exemption_catalogue(jurisdiction).values()
@@ -230,7 +232,10 @@ def heartbeat(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         return _no_store(
             JsonResponse({"code": "invalid_request", "message": "claim_id required"}, status=400)
         )
-    return _no_store(JsonResponse({"expires_at": expires_at.isoformat()}))
+    # The heartbeat also tells the open page about a hold placed since it loaded.
+    item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
+    hold = selectors.hold_shown(item, selectors.active_legal_hold(item.document) is not None)
+    return _no_store(JsonResponse({"expires_at": expires_at.isoformat(), "hold": hold}))
 
 
 def _claim_action(

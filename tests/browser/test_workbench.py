@@ -128,3 +128,19 @@ def test_single_key_shortcuts_can_be_turned_off_and_entries_answer_enter(new_pag
     assert "current" in (page.locator("#mark-list li").nth(1).get_attribute("class") or "")
     page.reload()
     assert not page.get_by_label("Single-key shortcuts").is_checked()  # kept in this browser
+
+
+def test_a_hold_placed_during_review_shows_on_the_open_page_within_a_heartbeat(
+    new_page, live_server, settings
+):
+    from review.services.holds import legal_hold_place
+
+    settings.REVIEW_HEARTBEAT_SECONDS = 1
+    item, page = _claimed_page(new_page, live_server)
+    assert page.locator("#hold-now").is_hidden()
+
+    legal_hold_place(reason="litigation", actor="user:olga", document=item.document)
+
+    page.locator("#hold-now").wait_for(timeout=5000)
+    assert page.locator("#hold-now").inner_text() == "legal hold"
+    assert "cannot be approved while the hold lasts" in page.locator(".notice").first.inner_text()

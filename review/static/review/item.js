@@ -301,6 +301,13 @@
       if (!result.ok) { say(result.data.message || "Your claim was lost."); return false; }
       lease.setAttribute("datetime", result.data.expires_at);
       leaseCheck();
+      if (result.data.hold && result.data.hold !== "none" && result.data.hold !== config.hold) {
+        config.hold = result.data.hold;
+        const badge = document.getElementById("hold-now");
+        badge.textContent = result.data.hold.replace(/_/g, " ");
+        badge.hidden = false;
+        say("A hold (" + result.data.hold.replace(/_/g, " ") + ") was placed on this item: it cannot be approved while the hold lasts. Save your decisions.");
+      }
       return Date.parse(result.data.expires_at) > before;
     }
     // The lease runs out only where the policy caps it (or the page slept): say so in
