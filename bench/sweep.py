@@ -241,16 +241,17 @@ def _copy(cursor, model, rows: list[dict]) -> None:  # type: ignore[no-untyped-d
 _AUDIT_COLUMNS = (
     "sequence, occurred_at, event_type, actor, submission_id, document_id, item_id, "
     "correlation_id, attempt, input_hash, policy_version, output_hash, extra, prev_hash, "
-    "row_hash"
+    "row_hash, chain"
 )
-# Events as the sweeper writes them, minus the chain: every row gets a unique sha256 of its
+# Events as the sweeper writes them, minus the links: every row gets a unique sha256 of its
 # own content, prev_hash stays empty, and no advisory lock serializes the appends.
 _AUDIT_INSERT = f"""
 INSERT INTO audit_auditevent ({_AUDIT_COLUMNS})
 SELECT e.sequence, e.at, e.event_type, 'system:sweeper', e.submission_id, e.document_id,
        e.item_id, e.correlation_id, NULL, e.source_sha256, e.policy_version, '', e.extra, '',
        encode(sha256(convert_to(concat_ws('|', e.sequence, e.at, e.event_type, e.item_id,
-                                          e.extra::text), 'UTF8')), 'hex')
+                                          e.extra::text), 'UTF8')), 'hex'),
+       'document:' || e.document_id
 FROM (
     SELECT head.sequence + row_number() OVER (ORDER BY c.id) AS sequence,
            statement_timestamp() AS at, c.event_type, d.submission_id, d.id AS document_id,

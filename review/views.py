@@ -365,5 +365,10 @@ def ops_item_timeline(request: AuthenticatedRequest, item_id: int) -> HttpRespon
     if refused := _compliance_only(request):
         return refused
     item = get_object_or_404(ReviewItem.objects.select_related("document__submission"), pk=item_id)
-    context = {"item": item, "events": health.item_timeline(item)}
+    # A failure, retry or dead letter says why, in words.
+    events = [
+        (event, selectors.failure_explained(str((event.extra or {}).get("reason", ""))))
+        for event in health.item_timeline(item)
+    ]
+    context = {"item": item, "events": events}
     return _no_store(render(request, "ops/timeline.html", context))
