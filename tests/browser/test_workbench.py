@@ -144,3 +144,24 @@ def test_a_hold_placed_during_review_shows_on_the_open_page_within_a_heartbeat(
     page.locator("#hold-now").wait_for(timeout=5000)
     assert page.locator("#hold-now").inner_text() == "legal hold"
     assert "cannot be approved while the hold lasts" in page.locator(".notice").first.inner_text()
+
+
+def test_a_whole_category_is_decided_at_once(new_page, live_server):
+    item, page = _claimed_page(new_page, live_server)
+    marks = list(
+        Proposal.objects.get(document=item.document).marks.order_by("page", "y0", "x0", "id")
+    )
+    first = marks[0]
+    same = sum(1 for m in marks if m.category == first.category)
+
+    page.keyboard.press("j")
+    page.get_by_role("button", name="reject category").click()
+
+    assert f"{same} mark" in page.locator(".notice").first.inner_text()
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+    latest = Proposal.objects.filter(document=item.document).order_by("-version").first()
+    assert set(latest.marks.filter(category=first.category).values_list("decision", flat=True)) == {
+        "rejected"
+    }
+    assert latest.marks.exclude(category=first.category).filter(decision="rejected").count() == 0

@@ -143,6 +143,22 @@
     });
     select(current);
   }
+  // A whole page or category at once: every mark on the selected mark's page, or of its
+  // category, gets the decision (hidden content stays removed).
+  document.querySelectorAll(".bulk button").forEach(function (button) {
+    button.addEventListener("click", function () {
+      if (current < 0) { say("Select a mark first (j, or click one)."); return; }
+      const target = marks[current];
+      const scope = button.dataset.scope;
+      let count = 0;
+      marks.forEach(function (m) {
+        const inScope = scope === "page" ? m.page === target.page : m.category === target.category;
+        if (inScope && m.category !== HIDDEN) { m.decision = button.dataset.decision; record(m); count++; }
+      });
+      select(current);
+      say(count + " mark" + (count === 1 ? "" : "s") + " " + button.dataset.decision + ".");
+    });
+  });
   function page(step) {
     const figures = Array.from(document.querySelectorAll(".page"));
     const top = window.scrollY;
