@@ -1283,7 +1283,8 @@ def quality_policy(*, ner: bool = True, salt: bytes = b"labelled-corpus-salt") -
     with the name and international-phone detectors; older policies lack them)."""
     # Imported here: detect loads spaCy (about a second), which building the corpus
     # or scoring canned marks does not need.
-    from review.pdf.detect import ALL_CATEGORIES, DetectionPolicy
+    from review.pdf.detect import DetectionPolicy
+    from review.pdf.patterns import ALL_CATEGORIES
 
     fields = {f.name for f in dataclasses.fields(DetectionPolicy)}
     options: dict[str, Any] = {"salt": salt, "categories": ALL_CATEGORIES, "ocr": True}

@@ -18,16 +18,14 @@ Nothing here logs.
 from __future__ import annotations
 
 import bisect
-import datetime
 import glob
 import hashlib
 import hmac
-import ipaddress
 import os
 import pathlib
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -36,59 +34,34 @@ import pymupdf
 from phonenumbers import Leniency
 
 from review.pdf import nlp
-from review.pdf.addresses import find_addresses
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, find_hidden
+from review.pdf.patterns import (
+    ALL_CATEGORIES,
+    CUE_BUT_INVALID,
+    DETECTORS,
+    LOCATION,
+    NER_CATEGORIES,
+    ORGANIZATION,
+    PATTERN_CATEGORIES,
+    PERSON,
+    PHONE,
+    PHONE_CUE,
+    SEARCH_TERM,
+    Hit,
+    cue_before,
+    digits_of,
+    plausible_name,
+    squash,
+)
 
 DETECTOR_VERSION = "1.0.0"
 
-SSN = "ssn"
-EMAIL = "email"
-PHONE = "phone"
-CARD = "card"
-IBAN = "iban"
-EIN = "ein"
-DOB = "dob"
-ACCOUNT_NUMBER = "account_number"
-POLICY_NUMBER = "policy_number"
-MEDICAL_RECORD = "medical_record"
-IP_ADDRESS = "ip_address"
-ITIN = "itin"
-UK_NINO = "uk_nino"
-UK_NHS = "uk_nhs"
-ADDRESS = "address"
-# Found by the NLP engine (nlp.py), in full mode only.
-PERSON = "person"
-LOCATION = "location"
-ORGANIZATION = "organization"
-SEARCH_TERM = "search_term"
 NEEDS_MANUAL_REVIEW = "needs_manual_review"
 # Always on, whatever the policy: content no reader sees is removed, not judged.
 HIDDEN_CONTENT = "hidden_content"
 HIDDEN_CONTENT_REASON = "hidden content removed"  # sanitisation, not a legal exemption
-
-PATTERN_CATEGORIES: tuple[str, ...] = (
-    SSN,
-    EMAIL,
-    PHONE,
-    CARD,
-    IBAN,
-    EIN,
-    DOB,
-    ACCOUNT_NUMBER,
-    POLICY_NUMBER,
-    MEDICAL_RECORD,
-    IP_ADDRESS,
-    ITIN,
-    UK_NINO,
-    UK_NHS,
-    ADDRESS,
-)
-NER_CATEGORIES: tuple[str, ...] = (PERSON, LOCATION, ORGANIZATION)
-ALL_CATEGORIES: frozenset[str] = frozenset((*PATTERN_CATEGORIES, *NER_CATEGORIES, SEARCH_TERM))
 POSSIBLE = Leniency.POSSIBLE
-# Why a hit is proposed below its usual confidence (Mark.needs_manual_review).
-CUE_BUT_INVALID = "follows_cue_not_valid"
 
 NO_TEXT_LAYER = "no_text_layer"
 OCR_NO_TEXT = "ocr_no_text"
@@ -327,470 +300,6 @@ class _PageText:
         return self._chars
 
 
-# ----------------------------------------------------------------------- detectors
-
-
-@dataclass(frozen=True)
-class _Hit:
-    category: str
-    start: int
-    end: int
-    confidence: float
-    detector: str
-    normalized: str
-    reason: str | None = None  # for a human look: why the hit is weaker than usual
-
-
-def _digits(s: str) -> str:
-    return "".join(c for c in s if c.isdigit())
-
-
-def _squash(s: str) -> str:
-    """Join hyphenated line breaks, collapse whitespace, casefold."""
-    return " ".join(s.replace("-\n", "").split()).casefold()
-
-
-def _cue_before(cue: re.Pattern[str], text: str, start: int, window: int, floor: int = 0) -> bool:
-    """A cue within `window` characters before `start`, but not before `floor`: a cue
-    labels the next value only ("EIN 12-3456789, code 12-3456780")."""
-    return cue.search(text, max(floor, start - window), start) is not None
-
-
-_SSN_CUE = re.compile(
-    r"\b(?:SSN|SS#|SS\s*No|social\s+security(?:\s+(?:number|no))?|soc\.?\s*sec)", re.I
-)
-_SSN_KNOWN_FAKES = frozenset({"078051120", "219099999"})
-_ITIN_CUE = re.compile(r"\b(?:ITIN|individual\s+taxpayer)", re.I)
-
-
-def _ssn_valid(digits: str) -> bool:
-    area, group, serial = digits[:3], digits[3:5], digits[5:]
-    if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
-        return False
-    return digits not in _SSN_KNOWN_FAKES
-
-
-# A line break may follow ". _ % + -" in the local part, sit next to "@", follow a
-# "." or "-" in the domain: the places where typesetters break an address.
-_EMAIL = re.compile(
-    r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?"
-    # A line break after a dot continues the domain only into a lower-case label: "gov."
-    # at a line end followed by "Please" ends the address.
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.(?:\n(?=[a-z0-9]))?)+[A-Za-z]{2,24}(?![\w-])"
-)
-_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
-
-
-def _find_email(text: str) -> Iterator[_Hit]:
-    # Anchored at each "@" and walked back to the local part's start: a full-text
-    # regex pass would retry the local part at every letter of the page.
-    at = text.find("@")
-    resume = 0
-    while at != -1:
-        start = at
-        if start > 0 and text[start - 1] == "\n":
-            start -= 1
-        while start > resume and (
-            text[start - 1] in _LOCAL_CHARS
-            or (text[start - 1] == "\n" and start > 1 and text[start - 2] in "._%+-")
-        ):
-            start -= 1
-        while start < at and not text[start].isalnum():
-            start += 1
-        m = _EMAIL.match(text, start)
-        if m is not None:
-            resume = m.end()
-            yield _Hit(
-                EMAIL, m.start(), m.end(), 0.95, "regex.email", "".join(m[0].split()).lower()
-            )
-        at = text.find("@", max(at + 1, resume))
-
-
-_PHONE_CUE = re.compile(
-    r"\b(?:phone|tel|telephone|cell|mobile|fax|call|ring|dial|reached\s+on|telefon|"
-    r"téléphone|teléfono|tél|móvil|portable|handy)\b",
-    re.I,
-)
-# Every digit-shaped detector in one pass: the branches cannot match the same span,
-# and one pass over the page costs about what each separate pattern cost alone.
-# Patterns open with a lookahead on their first character: Python's re skips ahead on
-# it, where a leading lookbehind or \b is tried at every position (3x slower here).
-_NUMERIC = re.compile(
-    r"""(?=[\d(+])(?<![\w+-])(?:
-      (?P<ssn>\d{3}-\n?\d{2}-\n?\d{4})(?![\w-])
-    | (?P<ein>\d{2}-\n?\d{7})(?![\w-])
-    | (?P<card>\d{12,19}|\d{4}[ \n-]\d{4}[ \n-]\d{4}(?:[ \n-]\d{1,7})?|\d{4}[ \n-]\d{6}[ \n-]\d{4,5})(?![\w-])
-    | (?P<nanp>(?:(?:\+?1|001)[ .\n-]?)?(?:\([2-9]\d{2}\)[ .\n-]?|[2-9]\d{2}[ .\n-])[2-9]\d{2}[ .\n-]\d{4}{ext})(?![\w-])
-    | (?P<loose>(?:(?:\+?1|001)[ .\n-]?)?(?:\(\d{3}\)[ .\n-]?|\d{3}[ .\n-]?)\d{3}[ .\n-]?\d{4}{ext})(?![\w-])
-    | (?P<e164>\+[1-9](?:[ .\n-]?\d){6,14})(?![\w-])
-    | (?<!\.)(?P<ipv4>(?:\d{1,3}\.){3}\d{1,3})(?![\w]|\.\d)
-    | (?P<nine>\d{3}[ \n]?\d{2}[ \n]?\d{4})(?![\w-])
-    )""".replace("{ext}", r"(?:[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?"),
-    re.X,
-)
-# Issuer prefixes by card length: Maestro is the only 12-digit card; 15 digits are Amex
-# or the old JCB ranges; 13-19 digits the current IIN ranges 2-6 (Visa, Mastercard,
-# Discover, Diners, JCB 35, UnionPay, Maestro).
-_CARD_PREFIXES = {12: ("50", "56", "57", "58", "6"), 15: ("34", "37", "2131", "1800")}
-
-
-def _card_issued(digits: str) -> bool:
-    prefixes = _CARD_PREFIXES.get(len(digits))
-    if prefixes is not None and digits.startswith(prefixes):
-        return True
-    return len(digits) >= 13 and digits[0] in "23456"
-
-
-def _ssn_hits(
-    text: str, kind: str, start: int, end: int, digits: str, floor: int
-) -> Iterator[_Hit]:
-    """An SSN, an ITIN (area 9, its own groups), or a number after an SSN cue that is
-    not a valid SSN: for redaction, failing validation lowers confidence, never hides a
-    value its label announces."""
-    cued = _cue_before(_SSN_CUE, text, start, 40, floor)
-    if _itin_valid(digits):
-        if kind == "ssn" or cued or _cue_before(_ITIN_CUE, text, start, 40, floor):
-            yield _Hit(ITIN, start, end, 0.9, "regex.itin", digits)
-    elif _ssn_valid(digits):
-        if kind == "ssn":
-            yield _Hit(SSN, start, end, 0.95 if cued else 0.85, "regex.ssn", digits)
-        elif cued:  # undashed or spaced nine digits are too common without a cue
-            yield _Hit(SSN, start, end, 0.8, "regex.ssn_cue", digits)
-    elif cued:
-        yield _Hit(SSN, start, end, 0.3, "regex.ssn_cue_invalid", digits, CUE_BUT_INVALID)
-
-
-def _itin_valid(digits: str) -> bool:
-    group = int(digits[3:5])
-    return digits[0] == "9" and (
-        50 <= group <= 65 or 70 <= group <= 88 or group in (90, 91, 92) or 94 <= group <= 99
-    )
-
-
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = ord(ch) - 48
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def _find_numbers(text: str) -> Iterator[_Hit]:
-    """SSN, EIN, card, phone and IPv4 hits from one regex pass."""
-    floors: dict[str, int] = {}
-    for m in _NUMERIC.finditer(text):
-        kind = m.lastgroup
-        start, end, value = m.start(), m.end(), m[0]
-        floor = floors.get(kind or "", 0)
-        floors[kind or ""] = end
-        if kind == "ssn" or kind == "nine":
-            yield from _ssn_hits(text, kind, start, end, _digits(value), floor)
-        elif kind == "ein":
-            if _cue_before(_EIN_CUE, text, start, 40, floor):
-                yield _Hit(EIN, start, end, 0.9, "regex.ein_cue", _digits(value))
-            elif value[:2] in _EIN_PREFIXES:
-                yield _Hit(EIN, start, end, 0.5, "regex.ein_prefix", _digits(value))
-        elif kind == "card":
-            digits = _digits(value)
-            if _card_issued(digits) and _luhn(digits):
-                yield _Hit(CARD, start, end, 0.95, "luhn.card", digits)
-        elif kind == "loose":
-            # Ten digits in a phone's shape but outside the North American plan: a
-            # phone only where a label says so.
-            if _cue_before(_PHONE_CUE, text, start, 30):
-                yield _Hit(PHONE, start, end, 0.7, "regex.phone_cue", _digits(value))
-        elif kind == "nanp" or kind == "e164":
-            digits = _digits(value)
-            if kind == "e164" and not 8 <= len(digits) <= 15:
-                continue
-            cued = _cue_before(_PHONE_CUE, text, start, 30)
-            base, detector = (
-                (0.8, "regex.phone_nanp") if kind == "nanp" else (0.75, "regex.phone_e164")
-            )
-            yield _Hit(PHONE, start, end, 0.9 if cued else base, detector, digits)
-        elif kind == "ipv4":
-            octets = value.split(".")
-            if all(int(o) <= 255 and (o == "0" or not o.startswith("0")) for o in octets):
-                yield _Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv4", value)
-
-
-_IBAN_LENGTHS = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22,
-    "BH": 22, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22,
-    "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27,
-    "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28,
-    "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
-    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24,
-    "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24,
-    "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SC": 31,
-    "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
-    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
-}  # fmt: skip
-# Any case, grouped by spaces, line breaks or dashes, as people write them.
-_IBAN = re.compile(
-    r"(?=[A-Za-z])(?<![\w-])[A-Za-z]{2}\d{2}(?:(?:-\n|[ \n-])?[A-Za-z0-9]{4}){2,7}"
-    r"(?:(?:-\n|[ \n-])?[A-Za-z0-9]{1,4})?(?![\w])"
-)
-
-
-def _iban_mod97(compact: str) -> bool:
-    rearranged = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
-
-
-def _find_iban(text: str) -> Iterator[_Hit]:
-    for m in _IBAN.finditer(text):
-        raw = m[0]
-        compact = "".join(raw.replace("-", " ").split()).upper()
-        expected = _IBAN_LENGTHS.get(compact[:2])
-        end = m.end()
-        if expected is not None:
-            if len(compact) < expected:
-                continue
-            if len(compact) > expected:
-                # Greedy grouping swallowed a following token: cut at the country length.
-                seen = 0
-                for offset, ch in enumerate(raw):
-                    seen += not ch.isspace() and ch != "-"
-                    if seen == expected:
-                        end = m.start() + offset + 1
-                        break
-                compact = compact[:expected]
-        elif not 15 <= len(compact) <= 34:
-            continue
-        if _iban_mod97(compact):
-            conf = 0.97 if expected is not None else 0.8
-            yield _Hit(IBAN, m.start(), end, conf, "mod97.iban", compact)
-
-
-# UK National Insurance number: two prefix letters (D, F, I, Q, U, V never; O never
-# second; some pairs never issued), six digits, suffix A-D.
-_NINO = re.compile(
-    r"(?=[A-Z])(?<![\w-])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
-    r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![\w-])"
-)
-_NINO_CUE = re.compile(r"\b(?:NI(?:NO)?|N\.I\.|national\s+insurance)\b", re.I)
-_NHS = re.compile(r"(?=\d)(?<![\w-])\d{3}[ -]?\d{3}[ -]?\d{4}(?![\w-])")
-_NHS_CUE = re.compile(r"\b(?:NHS|CHI|health\s+service)\b", re.I)
-
-
-def _nhs_valid(digits: str) -> bool:
-    """The mod-11 check digit of an NHS number."""
-    total = sum(int(d) * (10 - i) for i, d in enumerate(digits[:9]))
-    check = 11 - total % 11
-    return check != 10 and (check % 11) == int(digits[9])
-
-
-def _find_uk_ids(text: str) -> Iterator[_Hit]:
-    for m in _NINO.finditer(text):
-        cued = _cue_before(_NINO_CUE, text, m.start(), 40)
-        yield _Hit(
-            UK_NINO,
-            m.start(),
-            m.end(),
-            0.95 if cued else 0.85,
-            "regex.uk_nino",
-            "".join(m[0].split()),
-        )
-    if "nhs" not in text.lower() and "health service" not in text.lower():
-        return  # ten digits with a mod-11 check are too common to take without a cue
-    for m in _NHS.finditer(text):
-        digits = _digits(m[0])
-        if not _cue_before(_NHS_CUE, text, m.start(), 40):
-            continue
-        if _nhs_valid(digits):
-            yield _Hit(UK_NHS, m.start(), m.end(), 0.95, "mod11.uk_nhs", digits)
-        else:
-            yield _Hit(
-                UK_NHS, m.start(), m.end(), 0.3, "cue.uk_nhs_invalid", digits, CUE_BUT_INVALID
-            )
-
-
-# Words of a job or a form's field, which the small English model takes for names.
-_NOT_NAME_WORDS = frozenset(
-    "officer manager director clerk secretary department authority council office address "
-    "name phone telephone email date signature applicant complainant requester case file "
-    "reference subject inc ltd llc gmbh plc sa".split()
-)
-
-
-def _plausible_name(value: str) -> bool:
-    """A person's name has letters only (no digits or slashes: "FOI/2021/6862"), is not
-    one all-capital acronym ("PHRX"), and names no job or form field ("Case Officer")."""
-    words = value.split()
-    if any(ch.isdigit() or ch in "/@#:" for ch in value):
-        return False
-    if len(words) == 1 and value.isupper():
-        return False
-    return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
-
-
-# A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
-_NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
-_TITLED_NAME = re.compile(
-    r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
-    rf"({_NAME_WORD}(?:[ -]{_NAME_WORD}){{0,2}})"
-)
-# A signature: a line that is only a name, at a line start or after a sentence, above
-# the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
-_SIGNED_NAME = re.compile(
-    rf"(?:^|\n|\. )({_NAME_WORD}(?: {_NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
-    r"Officer|Manager|Director|Clerk|Secretary|Coordinator|Adviser|Advisor|Lead|Head|"
-    r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
-)
-
-
-def _find_names_by_cue(text: str) -> Iterator[_Hit]:
-    """A name after a title, or signing a letter: the language model misses names it
-    has not seen, and reads a signature with the job below it as one organisation."""
-    for m in _TITLED_NAME.finditer(text):
-        yield _Hit(PERSON, m.start(1), m.end(1), 0.9, "cue.titled_name", _squash(m[1]))
-    if "\n" in text:
-        for m in _SIGNED_NAME.finditer(text):
-            if _plausible_name(m[1]):
-                yield _Hit(PERSON, m.start(1), m.end(1), 0.9, "cue.signed_name", _squash(m[1]))
-
-
-def _find_addresses(text: str) -> Iterator[_Hit]:
-    for start, end, detector in find_addresses(text):
-        # As strong as a named place: a city inside an address is part of it.
-        yield _Hit(ADDRESS, start, end, 0.85, f"regex.address_{detector}", _squash(text[start:end]))
-
-
-_EIN_CUE = re.compile(
-    r"\b(?:EIN|FEIN|TIN|tax\s*id(?:entification)?|employer\s+identification)", re.I
-)
-# IRS campus prefixes; the others (00, 07-09, 17-19, 28, 29, 49, 69, 70, 78, 79, 89,
-# 96, 97) are never issued.
-_EIN_PREFIXES = frozenset(
-    f"{n:02d}"
-    for n in (*range(1, 7), *range(10, 17), *range(20, 28), *range(30, 49), *range(50, 69),
-              *range(71, 78), *range(80, 89), *range(90, 96), 98, 99)
-)  # fmt: skip
-
-
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-_DOB_CUE = re.compile(
-    r"(?=[dDbB])\b(?:DOB|D\.O\.B\.?|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)", re.I
-)
-_DATE = re.compile(
-    rf"(?<![\w/.-])(?:(\d{{1,2}})[/.-](\d{{1,2}})[/.-](\d{{4}}|\d{{2}})"
-    rf"|(\d{{4}})-(\d{{1,2}})-(\d{{1,2}})"
-    rf"|({_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
-    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTHS})\.?,?\s+(\d{{4}}))(?![\w/-])",
-    re.I,
-)
-_MONTH_NUMBER = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
-
-
-def _real_date(year: int, month: int, day: int) -> bool:
-    try:
-        datetime.date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
-def _date_valid(m: re.Match[str]) -> bool:
-    g = m.groups()
-    if g[0]:
-        a, b, y = int(g[0]), int(g[1]), int(g[2])
-        y = y if y >= 100 else 1900 + y  # century does not matter for validity
-        return _real_date(y, a, b) or _real_date(y, b, a)  # US m/d or European d/m
-    if g[3]:
-        return _real_date(int(g[3]), int(g[4]), int(g[5]))
-    if g[6]:
-        return _real_date(int(g[8]), _MONTH_NUMBER.get(g[6][:3].lower(), 0), int(g[7]))
-    return _real_date(int(g[11]), _MONTH_NUMBER.get(g[10][:3].lower(), 0), int(g[9]))
-
-
-def _find_dob(text: str) -> Iterator[_Hit]:
-    lowered = text.lower()
-    if not any(k in lowered for k in ("dob", "d.o.b", "birth", "born")):
-        return  # cheap substring test spares a case-insensitive pass on most pages
-    for cue in _DOB_CUE.finditer(text):
-        m = _DATE.search(text, cue.end(), cue.end() + 40)
-        if m is not None and _date_valid(m):
-            yield _Hit(DOB, m.start(), m.end(), 0.8, "cue.dob", _squash(m[0]))
-
-
-_ID_SUFFIX = r"\.?\s*(?:number|num\.?|no\.?|\#|id)"
-# One pass for the three cue-led identifiers; the named group that matched is the
-# category. "policy" alone is too common a word, so it needs its "number"/"no"/"#".
-_ID = re.compile(
-    rf"""(?=[aApPmM])\b(?:
-        (?P<account_number>account|acct|a/c){_ID_SUFFIX}?
-      | (?P<policy_number>policy){_ID_SUFFIX}
-      | (?P<medical_record>MRN|medical\s+record){_ID_SUFFIX}?
-    )\s*[:\#.]?\s*(?P<value>[A-Z0-9][A-Z0-9-]*[0-9][A-Z0-9-]*)""",
-    re.I | re.X,
-)
-_ID_KEYWORDS = ("account", "acct", "a/c", "policy", "mrn", "medical")
-
-
-def _find_ids(text: str) -> Iterator[_Hit]:
-    lowered = text.lower()
-    if not any(k in lowered for k in _ID_KEYWORDS):
-        return
-    for m in _ID.finditer(text):
-        value = m["value"].rstrip("-")
-        # Five digits at least: "account for 2023" must not become an account number.
-        if len(_digits(value)) >= 5 and len(value) <= 30:
-            category = next(c for c in (ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD) if m[c])
-            start = m.start("value")
-            yield _Hit(category, start, start + len(value), 0.7, f"cue.{category}", value.upper())
-
-
-_HEX_COLON = frozenset("0123456789abcdefABCDEF:.")
-
-
-def _colon_runs(text: str) -> Iterator[tuple[int, int]]:
-    """Maximal runs of hex digits, colons and dots holding at least two colons."""
-    colon = text.find(":")
-    while colon != -1:
-        start, end = colon, colon + 1
-        while start > 0 and text[start - 1] in _HEX_COLON:
-            start -= 1
-        while end < len(text) and text[end] in _HEX_COLON:
-            end += 1
-        if text.count(":", start, end) >= 2:
-            yield start, end
-        colon = text.find(":", end)
-
-
-def _find_ipv6(text: str) -> Iterator[_Hit]:
-    for start, end in _colon_runs(text):
-        while end > start and text[end - 1] == ".":
-            end -= 1  # sentence full stop
-        if (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")) or (
-            end < len(text) and (text[end].isalnum() or text[end] == "_")
-        ):
-            continue
-        candidate = text[start:end]
-        try:
-            address = ipaddress.IPv6Address(candidate)
-        except ValueError:
-            continue
-        if sum(c.isalnum() for c in candidate) >= 4:
-            yield _Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv6", address.exploded)
-
-
-_DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[_Hit]]], ...] = (
-    (frozenset({SSN, EIN, CARD, PHONE, IP_ADDRESS}), _find_numbers),
-    (frozenset({EMAIL}), _find_email),
-    (frozenset({IBAN}), _find_iban),
-    (frozenset({DOB}), _find_dob),
-    (frozenset({ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD}), _find_ids),
-    (frozenset({IP_ADDRESS}), _find_ipv6),
-    (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
-    (frozenset({ADDRESS}), _find_addresses),
-    (frozenset({PERSON}), _find_names_by_cue),
-)
-
-
 def _search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     """One case-insensitive pattern for all terms.
 
@@ -831,17 +340,17 @@ class _Finder:
         self.project = nlp.ProjectRecognizer(self.floors, self._project_hits)
         self._text: str | None = None  # the page text being analysed, as written
 
-    def _project_hits(self, text: str) -> Iterator[tuple[str, int, int, float, str, _Hit]]:
+    def _project_hits(self, text: str) -> Iterator[tuple[str, int, int, float, str, Hit]]:
         # The analyzer hands over the text with line breaks as spaces; the project's
         # detectors read the breaks themselves (hyphenation, wrapped addresses).
         if self._text is not None and len(self._text) == len(text):
             text = self._text
-        for categories, finder in _DETECTORS:
+        for categories, finder in DETECTORS:
             if not categories.isdisjoint(self.floors):
                 for h in finder(text):
                     yield h.category, h.start, h.end, h.confidence, h.detector, h
 
-    def hits(self, text: str) -> list[_Hit]:
+    def hits(self, text: str) -> list[Hit]:
         # Line breaks read as spaces (same offsets): a value wrapped onto the next line
         # is still one value to the phone matcher and the language model.
         flowing = text.replace("\n", " ")
@@ -886,7 +395,7 @@ class _Finder:
         ]
         if self.search is not None:
             hits.extend(
-                _Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", _squash(m[0]))
+                Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", squash(m[0]))
                 for m in self.search.finditer(text)
             )
         return hits
@@ -894,20 +403,20 @@ class _Finder:
     def _cued_phones(self, text: str) -> Iterator[nlp.Found]:
         """A number right after a phone label that is a possible number of one of the
         regions but not a valid one: proposed weakly, never dropped."""
-        for cue in _PHONE_CUE.finditer(text):
+        for cue in PHONE_CUE.finditer(text):
             start = cue.end()
             window = text[start : start + 40]
             for region in self.policy.phone_regions:
                 for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
                     # The label, then at most a few words ("number", "on"), then it.
                     if m.start <= 16 and not any(ch.isdigit() for ch in window[: m.start]):
-                        hit = _Hit(
+                        hit = Hit(
                             PHONE,
                             start + m.start,
                             start + m.end,
                             0.3,
                             "phonenumbers.phone_cue",
-                            _digits(m.raw_string),
+                            digits_of(m.raw_string),
                             CUE_BUT_INVALID,
                         )
                         yield nlp.Found(
@@ -915,8 +424,8 @@ class _Finder:
                         )
 
     @staticmethod
-    def _hit(text: str, found: nlp.Found) -> _Hit | None:
-        if isinstance(found.payload, _Hit):
+    def _hit(text: str, found: nlp.Found) -> Hit | None:
+        if isinstance(found.payload, Hit):
             return found.payload
         start, end = found.start, found.end
         while end > start and not text[end - 1].isalnum():
@@ -929,16 +438,16 @@ class _Finder:
             # readings (an SSN after its label is not a French phone number); a bare run
             # of digits only after a phone label (it may be any serial number).
             if value.isdigit() and not (
-                value.startswith("0") or _cue_before(_PHONE_CUE, text, start, 60)
+                value.startswith("0") or cue_before(PHONE_CUE, text, start, 60)
             ):
                 return None  # a national number opens with its trunk prefix 0
-            return _Hit(PHONE, start, end, 0.75, "phonenumbers.phone", _digits(value))
+            return Hit(PHONE, start, end, 0.75, "phonenumbers.phone", digits_of(value))
         if found.category == PERSON:
             # The model runs a name on into the next line ("Valerie Ramirez\nCase
             # Officer"): the name ends with the last line that still reads as one.
             lines = value.split("\n")
             kept = 0
-            while kept < len(lines) and _plausible_name(lines[kept].rstrip(" ,;")):
+            while kept < len(lines) and plausible_name(lines[kept].rstrip(" ,;")):
                 kept += 1
             if kept == 0:
                 return None
@@ -948,10 +457,10 @@ class _Finder:
         # The small model calls "SSN 099666655" an organisation: a place or an
         # organisation never outweighs a validated pattern lying inside it.
         score = found.score if found.category == PERSON else min(found.score, 0.6)
-        return _Hit(found.category, start, end, round(score, 4), detector, _squash(value))
+        return Hit(found.category, start, end, round(score, 4), detector, squash(value))
 
 
-def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:
+def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
     """Keep the strongest hit where pattern hits overlap.
 
     Two hits of one category that overlap are one finding (NANP and E.164 both see
@@ -959,7 +468,7 @@ def _resolve_overlaps(hits: list[_Hit]) -> list[_Hit]:
     weaker reading of the same characters (an account number that is an SSN).
     """
     ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
-    kept: list[_Hit] = []
+    kept: list[Hit] = []
     for hit in ordered:
         clash = False
         for other in kept:
@@ -1016,7 +525,7 @@ class _Found:
 
     page: int
     rects: list[tuple[float, float, float, float]]
-    hit: _Hit
+    hit: Hit
     source: str
     text_hash: str
     reason: str | None = None
@@ -1121,7 +630,7 @@ def _scan_page(
                     _Found(
                         index,
                         [(0.0, 0.0, page.cropbox.width, page.cropbox.height)],
-                        _Hit(NEEDS_MANUAL_REVIEW, 0, 0, 0.0, "page.text_layer", ""),
+                        Hit(NEEDS_MANUAL_REVIEW, 0, 0, 0.0, "page.text_layer", ""),
                         source,
                         "",
                         reason,
@@ -1278,8 +787,8 @@ def _every_occurrence(
                 if not rects:
                     continue
                 value = page_text.text[start:end]
-                hit = _Hit(
-                    entity.category, start, end, 0.8, "entity.every_occurrence", _squash(value)
+                hit = Hit(
+                    entity.category, start, end, 0.8, "entity.every_occurrence", squash(value)
                 )
                 f = _Found(index, rects, hit, source, _hash(policy, hit.normalized))
                 by_page.setdefault(index, []).append(f)

@@ -13,13 +13,8 @@ from audit.clock import db_now
 from audit.services import Actor, actor_label
 from intake.models import Document
 from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
-from review.pdf.detect import (
-    HIDDEN_CONTENT,
-    NER_CATEGORIES,
-    DetectionPolicy,
-    DetectionResult,
-    detect,
-)
+from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, DetectionResult, detect
+from review.pdf.patterns import NER_CATEGORIES
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
 from review.services.decisions import MarkFields, proposal_create
