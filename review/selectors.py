@@ -159,6 +159,21 @@ def open_claim_for(*, item: ReviewItem, user: User) -> Claim | None:
     ).first()
 
 
+def item_free_to_claim(*, item: ReviewItem, user: User) -> bool:
+    """Whether `user` could claim `item` again now (the item page offers "Claim again"
+    after its lease ran out): waiting for review or in review under a lapsed lease, no
+    hold, in one of the user's queues. `claim_item` decides for real, under lock."""
+    return (
+        item.state in (ItemState.PROPOSED, ItemState.IN_REVIEW)
+        and item.hold == Hold.NONE
+        and item.queue in reviewer_queues(user)
+        and active_legal_hold(item.document) is None
+        and not Claim.objects.filter(
+            item=item, ended_at__isnull=True, expires_at__gt=Now()
+        ).exists()
+    )
+
+
 def can_view_item(*, item: ReviewItem, user: User) -> bool:
     """Page images and previews: the claimant, and compliance officers."""
     return sees_holds(user) or open_claim_for(item=item, user=user) is not None

@@ -11,6 +11,7 @@ urlpatterns = [
     path("items/<int:item_id>/pages/<int:page>.png", views.page_image, name="page_image"),
     path("items/<int:item_id>/decisions/", views.decisions, name="decisions"),
     path("items/<int:item_id>/heartbeat/", views.heartbeat, name="heartbeat"),
+    path("items/<int:item_id>/claim-again/", views.claim_again, name="claim_again"),
     path("items/<int:item_id>/release/", views.release, name="release"),
     path("items/<int:item_id>/approve/", views.approve, name="approve"),
     path("items/<int:item_id>/escalate/", views.escalate, name="escalate"),

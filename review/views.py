@@ -23,7 +23,7 @@ from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import ClaimLost
 from review.models import Claim, Queue, ReviewItem
 from review.pdf.geometry import ShownBox, boxes_from_shown
-from review.services.claims import claim_heartbeat, claim_release
+from review.services.claims import claim_heartbeat, claim_item, claim_release
 from review.services.claims import claim_next as claim_next_item
 from review.services.decisions import (
     ESCALATION_REASONS,
@@ -126,6 +126,7 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             "base_version": view_model["proposal"].version,
             "decisions_url": reverse("review:decisions", args=[item.pk]),
             "heartbeat_url": reverse("review:heartbeat", args=[item.pk]),
+            "claim_again_url": reverse("review:claim_again", args=[item.pk]),
             "read_only": claim is None,
             "heartbeat_seconds": settings.REVIEW_HEARTBEAT_SECONDS,
             "hold": selectors.hold_shown(
@@ -226,6 +227,15 @@ def heartbeat(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         expires_at = claim_heartbeat(
             item_id=item_id, claim_id=int(request.POST["claim_id"]), reviewer=request.user
         )
+    except ClaimLost as error:
+        # The lease ran out: say whether the page may claim the item again.
+        lost = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
+        free = selectors.item_free_to_claim(item=lost, user=request.user)
+        return _no_store(
+            JsonResponse(
+                {"code": error.code, "message": str(error), "claim_again": free}, status=409
+            )
+        )
     except DomainError as error:
         return _no_store(_json_error(error))
     except (KeyError, ValueError):
@@ -236,6 +246,28 @@ def heartbeat(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     hold = selectors.hold_shown(item, selectors.active_legal_hold(item.document) is not None)
     return _no_store(JsonResponse({"expires_at": expires_at.isoformat(), "hold": hold}))
+
+
+@login_required
+@require_POST
+def claim_again(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
+    """The open item page whose lease ran out claims the same item again; the page keeps
+    its unsaved decisions and goes on under the new claim."""
+    try:
+        claim = claim_item(item_id=item_id, reviewer=request.user)
+    except DomainError as error:
+        return _no_store(_json_error(error))
+    item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
+    proposal = selectors.latest_proposal(item.document)
+    return _no_store(
+        JsonResponse(
+            {
+                "claim_id": claim.pk,
+                "expires_at": claim.expires_at.isoformat(),
+                "version": proposal.version if proposal else None,
+            }
+        )
+    )
 
 
 def _claim_action(

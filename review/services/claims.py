@@ -19,7 +19,12 @@ from audit.clock import db_now
 from common.errors import DomainError
 from review.errors import ClaimLost, NotAllowed
 from review.models import Claim, Hold, ItemState, ReviewItem
-from review.selectors import open_legal_hold_exists, policy_current, reviewer_queues
+from review.selectors import (
+    active_legal_hold,
+    open_legal_hold_exists,
+    policy_current,
+    reviewer_queues,
+)
 from review.services.transitions import item_lock, item_transition, item_transition_locked
 
 
@@ -71,6 +76,83 @@ def claim_next(*, reviewer: User) -> Claim | None:
             expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
         )
         # The pick above holds the item's lock: the transition needs no second one.
+        item_transition_locked(
+            item,
+            to_state=ItemState.IN_REVIEW,
+            actor=reviewer,
+            event_type="CLAIMED",
+            extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
+            now=now,
+        )
+        return claim
+
+
+def claim_item(*, item_id: int, reviewer: User) -> Claim:
+    """Claim one given item for `reviewer`: the page whose lease ran out claims its item
+    again, keeping the reviewer's unsaved decisions in the browser.
+
+    The item must be free: waiting for review, or still in review under a claim whose
+    lease has run out and the sweeper has not reclaimed yet (that claim is ended here as
+    the sweeper would end it, with the same event). Refused when another reviewer holds
+    an open lease, when a hold or legal hold is on the item, outside the reviewer's
+    queues, or past the policy's claim limit. A reviewer who still holds an open claim on
+    the item gets that claim back. Lock order as in `claim_next`: reviewer, item, claim.
+    """
+    queues = reviewer_queues(reviewer)
+    if not queues:
+        raise NotAllowed("you are not a reviewer")
+    policy = policy_current()
+    with transaction.atomic(durable=True):
+        get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
+        item = item_lock(item_id=item_id)
+        if item.queue not in queues:
+            raise NotAllowed(f"item {item.pk} is in the {item.queue} queue, not one of yours")
+        if item.document.submission.client_id == reviewer.pk:
+            # Separation of duties, as in claim next: nobody reviews what they submitted.
+            raise NotAllowed(f"item {item.pk} is of a submission you made")
+        if item.hold != Hold.NONE or active_legal_hold(item.document) is not None:
+            raise DomainError(f"item {item.pk} is on hold", code="on_hold")
+        now = db_now()
+        current = Claim.objects.filter(item=item, ended_at__isnull=True).first()
+        if current is not None and current.expires_at > now:
+            if current.reviewer_id == reviewer.pk:
+                return current
+            raise DomainError(
+                f"item {item.pk} has been claimed by another reviewer", code="claimed"
+            )
+        if item.state not in (ItemState.PROPOSED, ItemState.IN_REVIEW):
+            raise DomainError(
+                f"item {item.pk} is {item.state}, no longer waiting for review",
+                code="not_claimable",
+            )
+        held = Claim.objects.filter(
+            reviewer=reviewer, ended_at__isnull=True, expires_at__gt=now
+        ).count()
+        if held >= policy.max_open_claims_per_reviewer:
+            raise DomainError(
+                f"you already hold {held} open claim(s); finish or release it first",
+                code="claim_limit",
+            )
+        if current is not None:
+            # The lease ran out and the sweeper has not been by: end the claim as it would
+            # (the item lock keeps the sweeper out until this commits).
+            Claim.objects.filter(pk=current.pk, ended_at__isnull=True).update(
+                ended_at=now, outcome=Claim.Outcome.EXPIRED
+            )
+            item_transition_locked(
+                item,
+                to_state=ItemState.PROPOSED,
+                actor=reviewer,
+                event_type="CLAIM_RECLAIMED",
+                extra={"claim": current.pk, "previous_owner": current.reviewer.get_username()},
+                now=now,
+            )
+        claim = Claim.objects.create(
+            item=item,
+            reviewer=reviewer,
+            claimed_at=now,
+            expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
+        )
         item_transition_locked(
             item,
             to_state=ItemState.IN_REVIEW,

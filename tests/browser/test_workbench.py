@@ -165,3 +165,56 @@ def test_a_whole_category_is_decided_at_once(new_page, live_server):
         "rejected"
     }
     assert latest.marks.exclude(category=first.category).filter(decision="rejected").count() == 0
+
+
+def test_after_the_lease_ran_out_claim_again_keeps_the_decisions_made(
+    new_page, live_server, settings
+):
+    from django.db.models.functions import Now
+
+    from audit.models import AuditEvent
+    from review.models import Claim
+
+    settings.REVIEW_HEARTBEAT_SECONDS = 1
+    item, page = _claimed_page(new_page, live_server)
+    first = Claim.objects.get(item=item, ended_at__isnull=True)
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+
+    Claim.objects.filter(pk=first.pk).update(expires_at=Now())  # the lease runs out
+    page.get_by_role("button", name="Claim again").wait_for(timeout=5000)
+    assert "still free" in page.locator("#lease-warning-text").inner_text()
+    page.get_by_role("button", name="Claim again").click()
+    page.get_by_text("Claimed again: your decisions are kept.").wait_for()
+
+    first.refresh_from_db()
+    again = Claim.objects.get(item=item, ended_at__isnull=True)
+    assert first.outcome == Claim.Outcome.EXPIRED and again.reviewer_id == first.reviewer_id
+    assert AuditEvent.objects.filter(event_type="CLAIMED", item_id=item.pk).count() == 2
+    assert page.locator("#lease-warning").is_hidden()
+    assert "accepted" in page.locator("#mark-list li").first.inner_text()
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+    latest = Proposal.objects.filter(document=item.document).order_by("-version").first()
+    assert latest.version == 2 and latest.marks.filter(decision="accepted").count() == 1
+    assert latest.created_by == "user:rita"
+
+
+def test_claim_again_is_not_offered_once_someone_else_has_the_item(new_page, live_server, settings):
+    from django.db.models.functions import Now
+
+    from review.models import Claim
+    from review.services.claims import claim_next
+    from review.sweeps import sweep_pass
+
+    settings.REVIEW_HEARTBEAT_SECONDS = 1
+    item, page = _claimed_page(new_page, live_server)
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+
+    Claim.objects.filter(item=item, ended_at__isnull=True).update(expires_at=Now())
+    sweep_pass()
+    assert claim_next(reviewer=user_create("otto", role=REVIEWER)).item_id == item.pk
+
+    page.get_by_text("claimed by someone else or put on hold").first.wait_for(timeout=5000)
+    assert page.get_by_role("button", name="Claim again").is_hidden()

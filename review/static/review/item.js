@@ -310,11 +310,19 @@
     const lease = document.getElementById("lease");
     const warning = document.getElementById("lease-warning");
     const warningText = document.getElementById("lease-warning-text");
+    const extendButton = document.getElementById("extend");
+    const againButton = document.getElementById("claim-again");
     const WARN_MS = 3 * 60 * 1000;  // warn this long before the lease ends
+    let lost = false;     // the server said the claim is gone
+    let asked = false;    // after the lease ran out, the server was asked once if the item is free
     async function heartbeat() {
       const before = Date.parse(lease.getAttribute("datetime"));
       const result = await post(config.heartbeat_url, {claim_id: config.claim_id}, false);
-      if (!result.ok) { say(result.data.message || "Your claim was lost."); return false; }
+      if (!result.ok) {
+        if (result.data.code === "claim_lost") { leaseEnded(Boolean(result.data.claim_again)); }
+        else { say(result.data.message || "Your claim was lost."); }
+        return false;
+      }
       lease.setAttribute("datetime", result.data.expires_at);
       leaseCheck();
       if (result.data.hold && result.data.hold !== "none" && result.data.hold !== config.hold) {
@@ -329,18 +337,61 @@
     // The lease runs out only where the policy caps it (or the page slept): say so in
     // time, and let the reviewer extend it by hand.
     function leaseCheck() {
+      if (lost) { return; }
       const left = Date.parse(lease.getAttribute("datetime")) - Date.now();
       if (left > WARN_MS) { warning.hidden = true; return; }
       warning.hidden = false;
-      warningText.textContent = left > 0
-        ? "Your lease ends in " + Math.max(1, Math.round(left / 60000)) + " min: save your decisions."
-        : "Your lease has ended: decisions can no longer be saved. Go back to the queue and claim again.";
-      document.getElementById("extend").hidden = left <= 0;
+      if (left > 0) {
+        warningText.textContent = "Your lease ends in " + Math.max(1, Math.round(left / 60000)) + " min: save your decisions.";
+        extendButton.hidden = false;
+        againButton.hidden = true;
+        return;
+      }
+      warningText.textContent = "Your lease has ended: decisions can no longer be saved.";
+      extendButton.hidden = true;
+      // Ask the server (a heartbeat answers with whether the item is still free).
+      if (!asked) { asked = true; heartbeat(); }
     }
-    document.getElementById("extend").addEventListener("click", async function () {
+    // The claim is gone: offer to claim the same item again when nobody else has it and
+    // no hold stops it. The decisions made on this page stay as they are.
+    function leaseEnded(free) {
+      const first = !lost;
+      lost = true;
+      warning.hidden = false;
+      extendButton.hidden = true;
+      againButton.hidden = !free;
+      warningText.textContent = free
+        ? "Your lease has ended: decisions can no longer be saved. The item is still free: claim it again to go on, your decisions are kept."
+        : "Your lease has ended and the item was claimed by someone else or put on hold: your decisions can no longer be saved.";
+      if (first) { say(warningText.textContent); }
+    }
+    extendButton.addEventListener("click", async function () {
       const extended = await heartbeat();
+      if (lost) { return; }
       if (!extended) { say("The lease cannot be extended past its limit: save your decisions now."); }
       else { say("Lease extended."); }
+    });
+    againButton.addEventListener("click", async function () {
+      againButton.disabled = true;
+      const result = await post(config.claim_again_url, {}, false);
+      againButton.disabled = false;
+      if (!result.ok) {
+        leaseEnded(false);
+        say(result.data.message || "The item cannot be claimed again.");
+        return;
+      }
+      const previous = config.claim_id;
+      config.claim_id = result.data.claim_id;
+      document.querySelectorAll('input[name="claim_id"]').forEach(function (input) { input.value = result.data.claim_id; });
+      lease.setAttribute("datetime", result.data.expires_at);
+      lost = false;
+      asked = false;
+      document.dispatchEvent(new CustomEvent("rrq:claim", {detail: {from: previous, to: result.data.claim_id}}));
+      leaseCheck();
+      againButton.hidden = true;
+      say(result.data.version === config.base_version
+        ? "Claimed again: your decisions are kept. Save them."
+        : "Claimed again, but the item was changed meanwhile (now version " + result.data.version + "): reload to see it; your decisions here cannot be saved over it.");
     });
     setInterval(heartbeat, config.heartbeat_seconds * 1000);
     setInterval(leaseCheck, 10 * 1000);
