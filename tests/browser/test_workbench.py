@@ -218,3 +218,30 @@ def test_claim_again_is_not_offered_once_someone_else_has_the_item(new_page, liv
 
     page.get_by_text("claimed by someone else or put on hold").first.wait_for(timeout=5000)
     assert page.get_by_role("button", name="Claim again").is_hidden()
+
+
+def test_unsaved_decisions_survive_a_reload_and_saving_clears_them(new_page, live_server):
+    item, page = _claimed_page(new_page, live_server)
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?": yes
+    kept = "Object.keys(localStorage).filter(k => k.startsWith('rrq-unsaved:'))"
+
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    page.keyboard.press("j")
+    page.keyboard.press("r")
+    assert len(page.evaluate(kept)) == 1
+    page.reload()
+
+    assert "2 unsaved decisions restored" in page.locator("#notice").inner_text()
+    entries = page.locator("#mark-list li")
+    assert "accepted" in entries.nth(0).inner_text() and "rejected" in entries.nth(1).inner_text()
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+
+    assert page.evaluate(kept) == []
+    assert page.locator("#notice").is_hidden()
+    latest = Proposal.objects.filter(document=item.document).order_by("-version").first()
+    decided = list(
+        latest.marks.order_by("page", "y0", "x0", "id").values_list("decision", flat=True)
+    )
+    assert decided[:2] == ["accepted", "rejected"]

@@ -104,11 +104,67 @@
     });
     const undecided = marks.filter(function (m) { return m.decision === "pending"; }).length;
     document.getElementById("undecided").textContent = "(" + undecided + " undecided)";
+    keep();
   }
   function record(m) {
     if (!m.key) { return; }  // a new box lives in `added` until it is saved
     changes[m.key] = {decision: m.decision, reason: m.reason};
   }
+
+  // Decisions not yet saved are kept in this browser, per item and claim, so a reload or
+  // a crashed tab loses nothing; saving clears them. A copy made on an older version of
+  // the proposal is dropped: its decisions were about marks that may have changed.
+  const STORE_PREFIX = "rrq-unsaved:" + config.decisions_url + ":";
+  let storeKey = STORE_PREFIX + config.claim_id;
+  function keep() {
+    if (config.read_only) { return; }
+    try {
+      if (dirty()) {
+        localStorage.setItem(storeKey, JSON.stringify({base_version: config.base_version, changes: changes, added: added}));
+      } else {
+        localStorage.removeItem(storeKey);
+      }
+    } catch (e) { /* storage full or disabled: the unsaved-changes prompt still guards */ }
+  }
+  function forget() { try { localStorage.removeItem(storeKey); } catch (e) { /* nothing kept */ } }
+  function restore() {
+    if (config.read_only) { return; }
+    let kept = null;
+    try {
+      // Copies of this item's earlier claims cannot be saved under this one: drop them.
+      Object.keys(localStorage).forEach(function (key) {
+        if (key.indexOf(STORE_PREFIX) === 0 && key !== storeKey) { localStorage.removeItem(key); }
+      });
+      kept = JSON.parse(localStorage.getItem(storeKey) || "null");
+    } catch (e) { kept = null; }
+    if (!kept) { return; }
+    if (kept.base_version !== config.base_version) {
+      forget();
+      say("Decisions kept in this browser were made on version " + kept.base_version + " and were dropped: this is version " + config.base_version + ".");
+      return;
+    }
+    let count = 0;
+    Object.keys(kept.changes || {}).forEach(function (key) {
+      const m = marks.find(function (x) { return x.key === key; });
+      if (!m || m.category === HIDDEN) { return; }
+      m.decision = kept.changes[key].decision;
+      m.reason = kept.changes[key].reason;
+      record(m);
+      count++;
+    });
+    (kept.added || []).forEach(function (box) {
+      added.push(box);
+      marks.push(Object.assign({key: "", group: "", decision: "accepted", manual: ""}, box));
+      count++;
+    });
+    if (count) { say(count + " unsaved decision" + (count === 1 ? "" : "s") + " restored from this browser: save them to keep them."); }
+  }
+  document.addEventListener("rrq:claim", function (event) {
+    // Claimed again: the kept decisions move to the new claim.
+    forget();
+    storeKey = STORE_PREFIX + event.detail.to;
+    keep();
+  });
   function select(i, focus) {
     if (!marks.length) { return; }
     if (i >= marks.length && current >= 0) { say("Past the last mark: back to the first."); }
@@ -294,7 +350,7 @@
         claim_id: config.claim_id, base_version: config.base_version, changes: changes, added: added,
       }, true);
       saveButton.disabled = false;
-      if (result.ok) { saving = true; window.location.assign(result.data.reload); return; }
+      if (result.ok) { saving = true; forget(); window.location.assign(result.data.reload); return; }
       say(result.data.message || "Saving failed.");
     });
   }
@@ -398,5 +454,6 @@
     leaseCheck();
   }
 
+  restore();
   render();
 })();
