@@ -21,11 +21,13 @@ from review.models import (
     Claim,
     CloseReason,
     DeadLetter,
+    Disposal,
     LegalHold,
     Mark,
     Outbox,
     Policy,
     Proposal,
+    RetentionPolicy,
     ReviewItem,
 )
 from review.services.failures import dead_letter_requeue
@@ -37,6 +39,7 @@ from review.services.holds import (
 )
 from review.services.policies import policy_publish
 from review.services.recovery import item_close, item_reopen
+from review.services.retention import retention_publish
 
 
 def with_reason(
@@ -333,3 +336,70 @@ class PolicyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(RetentionPolicy)
+class RetentionPolicyAdmin(admin.ModelAdmin):
+    """Retention schedules per jurisdiction, versioned like the policy: saving a change
+    publishes the jurisdiction's next version; the old one keeps governing the work that
+    ended under it."""
+
+    list_display = [
+        "jurisdiction",
+        "version",
+        "originals_days",
+        "previews_days",
+        "derivatives_days",
+        "published_at",
+        "created_by",
+        "note",
+    ]
+    list_filter = ["jurisdiction"]
+    fields = [
+        "jurisdiction",
+        "originals_days",
+        "previews_days",
+        "derivatives_days",
+        "note",
+        "version",
+        "published_at",
+        "created_by",
+    ]
+    readonly_fields = ["version", "published_at", "created_by"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: RetentionPolicy | None = None) -> Any:
+        # A new version stays with its jurisdiction: change another's by editing its own.
+        return [*self.readonly_fields, "jurisdiction"] if obj else self.readonly_fields
+
+    def save_model(
+        self, request: HttpRequest, obj: RetentionPolicy, form: object, change: bool
+    ) -> None:
+        retention_publish(draft=obj, actor=request.user)
+
+    def response_change(self, request: HttpRequest, obj: RetentionPolicy) -> HttpResponse:
+        self.message_user(
+            request,
+            f"Published {obj.jurisdiction_id} retention v{obj.version}; earlier versions "
+            "keep governing the work that ended under them.",
+        )
+        return HttpResponseRedirect(reverse("admin:review_retentionpolicy_change", args=[obj.pk]))
+
+    def response_add(
+        self, request: HttpRequest, obj: RetentionPolicy, post_url_continue: str | None = None
+    ) -> HttpResponse:
+        return self.response_change(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Disposal)
+class DisposalAdmin(ReadOnlyAdmin):
+    """What the retention schedule disposed of: per document and kind, when, under which
+    version, with the hashes of the bytes deleted. `manage.py dispose_expired --dry-run`
+    lists what the next pass would dispose of."""
+
+    list_display = ["document", "kind", "retention", "disposed_at", "deleted_at"]
+    list_filter = ["kind", "retention__jurisdiction", ("deleted_at", admin.EmptyFieldListFilter)]
+    search_fields = ["=document__id", "=document__job_key"]
+    list_select_related = ["retention"]

@@ -21,9 +21,10 @@ from intake.models import Document, Submission
 from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import NotReady
 from review.health import run_health
-from review.models import CloseReason
+from review.models import CloseReason, Disposal
 from review.selectors import active_legal_hold, hold_shown, redaction_log
 from review.services.release import artifact_download
+from review.services.retention import document_disposals
 
 
 def _document_status(document: Document) -> dict[str, Any]:
@@ -44,6 +45,24 @@ def _document_status(document: Document) -> dict[str, Any]:
         "output_sha256": artifact.signed_sha256 if artifact else None,
         "permission_flags": document.permission_flags,
         "closed_reason": item.closed_reason or None,
+        "disposal": _disposal(document),
+    }
+
+
+def _disposal(document: Document) -> dict[str, Any] | None:
+    """What the retention schedule disposed of, when and under which version (None
+    while every byte is kept): the API says so instead of offering a broken download."""
+    disposals = document_disposals(document)
+    if not disposals:
+        return None
+    retention = next(iter(disposals.values())).retention  # one version governs a document
+    when = {kind: d.disposed_at for kind, d in disposals.items()}
+    return {
+        "jurisdiction": retention.jurisdiction_id,
+        "retention_version": retention.version,
+        "original_disposed_at": when.get(Disposal.Kind.ORIGINAL),
+        "previews_disposed_at": when.get(Disposal.Kind.PREVIEWS),
+        "derivatives_disposed_at": when.get(Disposal.Kind.DERIVATIVES),
     }
 
 
@@ -56,6 +75,24 @@ class RedactionLogRowSerializer(serializers.Serializer):
     )
     category = serializers.CharField(help_text="What was withheld, in words.")
     count = serializers.IntegerField()
+
+
+class DisposalSerializer(serializers.Serializer):
+    jurisdiction = serializers.CharField()
+    retention_version = serializers.IntegerField(
+        help_text="The jurisdiction's retention version that governed the document."
+    )
+    original_disposed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the submitted original was deleted, else null."
+    )
+    previews_disposed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When cached previews were cleared, else null."
+    )
+    derivatives_disposed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the rendered and signed output was deleted (downloads answer 410 "
+        "Gone from then on), else null.",
+    )
 
 
 class DocumentStatusSerializer(DocumentOutSerializer):
@@ -74,6 +111,11 @@ class DocumentStatusSerializer(DocumentOutSerializer):
     permission_flags = serializers.BooleanField(
         help_text="The source carried an owner password's permission flags (no-copy, "
         "no-print); the released file is a full rewrite without them."
+    )
+    disposal = DisposalSerializer(
+        allow_null=True,
+        help_text="Bytes disposed of under the retention schedule (hashes and the audit "
+        "ledger are kept); null while everything is retained.",
     )
 
 
@@ -118,6 +160,9 @@ class DocumentOutputApi(APIView):
         responses={
             (200, "application/pdf"): OpenApiResponse(description="The signed, redacted PDF"),
             409: OpenApiResponse(ErrorSerializer, description="Not signed yet"),
+            410: OpenApiResponse(
+                ErrorSerializer, description="Disposed of under the retention schedule"
+            ),
             423: OpenApiResponse(ErrorSerializer, description="On hold"),
             **ERROR_RESPONSES,
         },

@@ -3,8 +3,8 @@ from django.db.models.signals import post_migrate
 
 
 def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
-    """The sweeper's, the outbox relay's and the daily reconcile's schedules, made by
-    code at every migrate (idempotent)."""
+    """The sweeper's, the outbox relay's, the daily reconcile's and the daily
+    disposal's schedules, made by code at every migrate (idempotent)."""
     import math
 
     from django.conf import settings
@@ -21,6 +21,8 @@ def ensure_schedules(sender: AppConfig, **kwargs: object) -> None:
         "rrq-outbox-relay": ("review.tasks.relay_outbox", Schedule.MINUTES, 1),
         # Admissions against outcomes, once a day (in django-q2's task results).
         "rrq-reconcile": ("review.tasks.reconcile_daily", Schedule.DAILY, None),
+        # The retention schedule: bytes past their period are disposed of once a day.
+        "rrq-dispose": ("review.tasks.dispose_expired", Schedule.DAILY, None),
     }
     for name, (func, schedule_type, minutes) in schedules.items():
         Schedule.objects.update_or_create(

@@ -47,6 +47,13 @@ class NotReady(DomainError):
     status = 409
 
 
+class OutputDisposed(DomainError):
+    """The bytes asked for were disposed of under the retention schedule."""
+
+    code = "disposed"
+    status = 410
+
+
 class PermanentFailure(Exception):
     """A failure that retrying cannot fix (corrupt input, a failed release gate)."""
 

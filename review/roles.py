@@ -41,6 +41,10 @@ COMPLIANCE_ADMIN_PERMISSIONS = [
     "review.view_policy",
     "review.add_policy",
     "review.change_policy",
+    "review.view_retentionpolicy",
+    "review.add_retentionpolicy",
+    "review.change_retentionpolicy",
+    "review.view_disposal",
 ]
 
 
@@ -52,6 +56,11 @@ def install_roles(Group, Permission) -> None:  # noqa: N803 - model classes, as 
         result = []
         for name in names:
             app_label, codename = name.split(".")
+            action, _, model = codename.partition("_")
+            if action in {"add", "change", "delete", "view"} and not _model_exists(
+                Permission, app_label, model
+            ):
+                continue  # an earlier migration: the one adding the model grants these
             result.append(
                 Permission.objects.get(content_type__app_label=app_label, codename=codename)
             )
@@ -62,3 +71,11 @@ def install_roles(Group, Permission) -> None:  # noqa: N803 - model classes, as 
         group, _ = Group.objects.get_or_create(name=role)
         group.permissions.set(permissions(names + extra))
     Group.objects.get_or_create(name=INTAKE_CLIENT)
+
+
+def _model_exists(Permission, app_label: str, model: str) -> bool:  # noqa: N803
+    try:
+        Permission._meta.apps.get_model(app_label, model)
+    except LookupError:
+        return False
+    return True

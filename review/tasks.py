@@ -18,6 +18,7 @@ from review.services.detection import proposal_detect
 from review.services.failures import delivery_begin, delivery_end, failure_record
 from review.services.outbox import outbox_done, outbox_relay
 from review.services.release import artifact_render
+from review.services.retention import disposal_run
 from review.sweeps import sweep_pass
 
 # Worth another try: the database or storage was unavailable, or a step timed out.
@@ -91,6 +92,15 @@ def reconcile_daily() -> str:
     terminal = sum(day.terminal for day in totals)
     overdue = sum(1 for item in open_items if item.overdue)
     return f"admitted={admitted} terminal={terminal} open={len(open_items)} overdue={overdue}"
+
+
+def dispose_expired() -> str:
+    """The daily retention pass: bytes past their schedule go, legal holds keep theirs."""
+    report = disposal_run()
+    return (
+        f"disposed={report.documents} files={report.files_deleted} held={report.held} "
+        f"shared={report.shared}"
+    )
 
 
 def relay_outbox() -> str:

@@ -42,6 +42,7 @@ from review.services.claims import claim_end, claim_require
 from review.services.decisions import MarkFields, proposal_sha256
 from review.services.holds import hold_check
 from review.services.outbox import outbox_add
+from review.services.retention import output_disposed_check
 from review.services.transitions import item_event_emit, item_lock, item_transition
 
 
@@ -248,7 +249,9 @@ def _sign(*, item: ReviewItem, artifact: Artifact, approval: Approval, actor: Ac
 
 def artifact_download(*, document: Document, actor: Actor) -> tuple[Artifact, bytes]:
     """The signed output of a document, for its intake client or a compliance officer.
-    Refused (and audited) under any hold; only a signed artifact is ever released."""
+    Refused (and audited) under any hold; only a signed artifact is ever released.
+    Gone (410) once the retention schedule disposed of it, hold or no hold."""
+    output_disposed_check(document)
     item = ReviewItem.objects.select_related("document__submission").get(document=document)
     hold_check(item, action="downloaded", actor=actor)
     artifact = signed_artifact(document)
