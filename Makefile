@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint clean
+.PHONY: install run serve test lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,22 @@ run: install
 	$(BIN)/python manage.py qcluster & \
 	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & \
 	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
+
+# Production: gunicorn (config/gunicorn_conf.py: HOST, PORT, WEB_CONCURRENCY) and both
+# django-q2 clusters, with config.settings_production (DEBUG off; SECRET_KEY,
+# ALLOWED_HOSTS and DATABASE_URL from the environment). See "Production" in the README.
+serve: export DJANGO_SETTINGS_MODULE ?= config.settings_production
+serve: export PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus
+serve: export HOST := $(HOST)
+serve: export PORT := $(PORT)
+serve: install
+	mkdir -p "$(PROMETHEUS_MULTIPROC_DIR)" && rm -f "$(PROMETHEUS_MULTIPROC_DIR)"/*.db
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	@trap 'kill 0' INT TERM EXIT; \
+	$(BIN)/python manage.py qcluster & \
+	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & \
+	$(BIN)/gunicorn --config config/gunicorn_conf.py config.wsgi:application
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
