@@ -197,10 +197,17 @@ def run_health(*, submissions: QuerySet[Submission] | None = None) -> list[RunHe
     for hold in held.values("submission_id", "document__submission_id"):
         runs[hold["submission_id"] or hold["document__submission_id"]].legal_hold = True
     for handoff, queryset in _stalled_items(now).items():
+        # A dead letter waits since the failure that parked it, whatever the item's
+        # state changed at and whenever the sweeper escalated it.
+        since = (
+            Min("dead_letters__failed_at", filter=Q(dead_letters__resolved_at__isnull=True))
+            if handoff == "dead_letter"
+            else Min("state_changed_at")
+        )
         rows = (
             queryset.filter(document__submission__in=ids)
             .values("document__submission")
-            .annotate(n=Count("id", distinct=True), since=Min("state_changed_at"))
+            .annotate(n=Count("id", distinct=True), since=since)
         )
         for row in rows:
             runs[row["document__submission"]].stalls.append(

@@ -3,11 +3,14 @@
 Two kinds of series:
 
 * Read from the database at scrape time (`DatabaseCollector`): items by state, queue and
-  hold; unresolved dead letters and the age of the oldest; claim lease expirations and
-  idempotency blocks, counted in the audit ledger. The database is the truth shared by
+  hold; the age of the oldest item not yet finished; unresolved dead letters and the age
+  of the oldest, from the failure that parked it (not from its escalation); claim lease
+  expirations and idempotency blocks, counted in the audit ledger; expired leases whose
+  item was then approved under a later claim (resolved without intervention). The database is the truth shared by
   every web and worker process on every machine, so any one process can answer a scrape.
-* Observed in the process where the work happens (histograms): transition durations,
-  admission latency, sweeper pass duration. The service runs many processes (web and
+* Observed in the process where the work happens: transition durations, admission
+  latency, sweeper pass duration (histograms); documents detection could not parse or
+  open, and task deliveries refused as duplicates of finished work (counters). The service runs many processes (web and
   several `qcluster` workers, each forking its own children), so when the environment
   variable `PROMETHEUS_MULTIPROC_DIR` names a directory, prometheus-client's multiprocess
   mode is used: every process writes its observations to memory-mapped files there and a
@@ -28,12 +31,18 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Min
+from django.db.models import Count, Exists, Min, OuterRef
 from django.db.models.functions import Now
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -41,13 +50,24 @@ from audit.clock import db_now
 from audit.models import AuditEvent
 from intake.metrics import ADMISSION_SECONDS
 from review.health import stalled_counts
-from review.models import DeadLetter, Hold, ItemState, Outbox, Queue, ReviewItem
+from review.models import (
+    TERMINAL_STATES,
+    Claim,
+    DeadLetter,
+    Hold,
+    ItemState,
+    Outbox,
+    Queue,
+    ReviewItem,
+)
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
-# The three human-paced transitions whose durations are worth a histogram, and their
-# label values. Anything else (sweeps, failures, releases) is not observed.
+# The transitions whose durations are worth a histogram, and their label values:
+# detection (accepted -> proposed, an early warning of a slow or stuck detector) and the
+# three human-paced ones. Anything else (sweeps, failures, releases) is not observed.
 TRANSITIONS = {
+    (ItemState.ACCEPTED, ItemState.PROPOSED): "accepted_to_proposed",
     (ItemState.PROPOSED, ItemState.IN_REVIEW): "proposed_to_in_review",
     (ItemState.IN_REVIEW, ItemState.APPROVED): "in_review_to_approved",
     (ItemState.APPROVED, ItemState.SIGNED): "approved_to_signed",
@@ -91,10 +111,28 @@ SWEEP_PASS_SECONDS = Histogram(
     registry=None,
 )
 
+PARSE_FAILURES = Counter(
+    "rrq_parse_failures",
+    "Documents detection could not open or parse (deterministic: the same bytes fail "
+    "again; the item goes to the dead-letter queue).",
+    registry=None,
+)
+# Label values: the task names of review.tasks, without the module.
+DELIVERY_TASKS = ("detect_document", "render_and_sign")
+DUPLICATE_DELIVERIES = Counter(
+    "rrq_duplicate_deliveries",
+    "Task deliveries that found their work already done and changed nothing (a "
+    "redelivered or resent task, refused by the task's idempotency check).",
+    ["task"],
+    registry=None,
+)
+
 # Each labelled child exists from the start, so every series is present (at zero) on the
 # first scrape instead of appearing with its first observation.
 for _name in TRANSITIONS.values():
     TRANSITION_SECONDS.labels(transition=_name)
+for _task in DELIVERY_TASKS:
+    DUPLICATE_DELIVERIES.labels(task=_task)
 
 
 def observe_transition(from_state: str, to_state: str, seconds: float) -> None:
@@ -119,11 +157,22 @@ def observe_sweep(seconds: float) -> None:
     SWEEP_PASS_SECONDS.observe(seconds)
 
 
+def observe_parse_failure() -> None:
+    """A document failed to open or parse in detection."""
+    PARSE_FAILURES.inc()
+
+
+def observe_duplicate_delivery(task: str) -> None:
+    """A delivery of `task` (a name in DELIVERY_TASKS) found its work done already."""
+    DUPLICATE_DELIVERIES.labels(task=task).inc()
+
+
 class DatabaseCollector(Collector):
     """Series read from the database on every scrape (a dozen small queries)."""
 
     def collect(self) -> Iterator[Metric]:
         yield self._items()
+        yield self._oldest_open_item()
         yield from self._dead_letters()
         yield from self._outbox()
         yield self._stalls()
@@ -149,6 +198,19 @@ class DatabaseCollector(Collector):
                     family.add_metric([state, queue, hold], counts.get((state, queue, hold), 0))
         return family
 
+    def _oldest_open_item(self) -> Metric:
+        # Held items count too: a hold is a deliberate stop, but every item finishes.
+        oldest = ReviewItem.objects.exclude(state__in=TERMINAL_STATES).aggregate(
+            oldest=Min("created_at")
+        )["oldest"]
+        age = (db_now() - oldest).total_seconds() if oldest is not None else 0.0
+        return GaugeMetricFamily(
+            "rrq_oldest_open_item_age_seconds",
+            "Age since admission of the oldest item not yet signed or failed, held or not, "
+            "by the database clock (0 when none).",
+            value=max(age, 0.0),
+        )
+
     def _dead_letters(self) -> Iterator[Metric]:
         open_letters = DeadLetter.objects.filter(resolved_at__isnull=True).aggregate(
             n=Count("id"), oldest=Min("failed_at")
@@ -162,7 +224,8 @@ class DatabaseCollector(Collector):
         age = (db_now() - oldest).total_seconds() if oldest is not None else 0.0
         yield GaugeMetricFamily(
             "rrq_dead_letter_oldest_age_seconds",
-            "Age of the oldest unresolved dead letter by the database clock (0 when none).",
+            "Age of the oldest unresolved dead letter, from the failure that parked it "
+            "(not from its escalation), by the database clock (0 when none).",
             value=max(age, 0.0),
         )
 
@@ -206,6 +269,21 @@ class DatabaseCollector(Collector):
         )
         for event_type, (name, documentation) in LEDGER_COUNTERS.items():
             yield CounterMetricFamily(name, documentation, value=counts.get(event_type, 0))
+        # Claims are ended, never deleted, so this count only grows. Expired claims are
+        # rare (see above); each is checked against its item's later claims (by item).
+        approved_later = Claim.objects.filter(
+            item=OuterRef("item"),
+            outcome=Claim.Outcome.SUBMITTED,
+            claimed_at__gte=OuterRef("ended_at"),
+        )
+        yield CounterMetricFamily(
+            "rrq_lease_expirations_resolved",
+            "Expired claim leases whose item was claimed again and approved under a later "
+            "claim: the handback worked without anyone intervening.",
+            value=Claim.objects.filter(outcome=Claim.Outcome.EXPIRED)
+            .filter(Exists(approved_later))
+            .count(),
+        )
 
 
 def _build_registry() -> CollectorRegistry:
@@ -216,8 +294,14 @@ def _build_registry() -> CollectorRegistry:
         # Reads every process's files at each scrape; histograms are summed across them.
         multiprocess.MultiProcessCollector(registry)
     else:
-        for histogram in (TRANSITION_SECONDS, ADMISSION_SECONDS, SWEEP_PASS_SECONDS):
-            registry.register(histogram)
+        for observed in (
+            TRANSITION_SECONDS,
+            ADMISSION_SECONDS,
+            SWEEP_PASS_SECONDS,
+            PARSE_FAILURES,
+            DUPLICATE_DELIVERIES,
+        ):
+            registry.register(observed)
     registry.register(DatabaseCollector())
     return registry
 

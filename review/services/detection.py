@@ -12,8 +12,15 @@ from django.db import transaction
 from audit.clock import db_now
 from audit.services import Actor, actor_label
 from intake.models import Document
+from review import metrics
 from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
-from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, DetectionResult, detect
+from review.pdf.detect import (
+    HIDDEN_CONTENT,
+    DetectionError,
+    DetectionPolicy,
+    DetectionResult,
+    detect,
+)
 from review.pdf.patterns import NER_CATEGORIES
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
@@ -100,14 +107,22 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     item = ReviewItem.objects.select_related("document__submission__jurisdiction").get(pk=item_id)
     document = item.document
     existing = Proposal.objects.filter(document=document, version=1).first()
-    if existing is not None or item.state != ItemState.ACCEPTED:
-        return existing  # done before, or the item moved on (closed as failed)
-    result = detect(original_bytes(document), detection_policy_for(document))
+    if existing is not None:
+        metrics.observe_duplicate_delivery("detect_document")
+        return existing  # done before: a redelivery
+    if item.state != ItemState.ACCEPTED:
+        return None  # the item moved on (closed as failed)
+    try:
+        result = detect(original_bytes(document), detection_policy_for(document))
+    except DetectionError:
+        metrics.observe_parse_failure()
+        raise
     marks = _detected_marks(result)
     with transaction.atomic(durable=True):
         item = item_lock(item_id=item_id)
         existing = Proposal.objects.filter(document=document, version=1).first()
         if existing is not None:
+            metrics.observe_duplicate_delivery("detect_document")  # a concurrent delivery
             return existing
         proposal = proposal_create(
             document=document,

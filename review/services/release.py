@@ -19,6 +19,7 @@ from audit.clock import db_now
 from audit.services import Actor
 from common.storage import store_content_addressed
 from intake.models import Document
+from review import metrics
 from review.errors import (
     IllegalTransition,
     InvalidDecision,
@@ -118,6 +119,7 @@ def artifact_render(*, item_id: int, actor: Actor) -> Artifact | None:
     """
     item = ReviewItem.objects.select_related("document__submission").get(pk=item_id)
     if item.state == ItemState.SIGNED:
+        metrics.observe_duplicate_delivery("render_and_sign")  # a redelivery
         return signed_artifact(item.document)
     if item.state != ItemState.APPROVED:
         raise IllegalTransition(f"item {item.pk} is {item.state}, not approved: nothing to render")
@@ -213,6 +215,7 @@ def _sign(*, item: ReviewItem, artifact: Artifact, approval: Approval, actor: Ac
         item = item_lock(item_id=item.pk)
         artifact = Artifact.objects.select_for_update().get(pk=artifact.pk)
         if artifact.signed_at is not None:
+            metrics.observe_duplicate_delivery("render_and_sign")
             return artifact  # another delivery signed first
         artifact.signed_path = signed_path
         artifact.signed_sha256 = signed_digest

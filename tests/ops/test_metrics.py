@@ -31,7 +31,12 @@ from tests.intake.conftest import make_api_client, submit, upload
 from tests.pipeline import review_over_http
 
 URL = "/metrics"
-TRANSITIONS = {"proposed_to_in_review", "in_review_to_approved", "approved_to_signed"}
+TRANSITIONS = {
+    "accepted_to_proposed",
+    "proposed_to_in_review",
+    "in_review_to_approved",
+    "approved_to_signed",
+}
 LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
 
 
@@ -128,6 +133,10 @@ def test_body_parses_and_carries_every_series_with_only_enum_labels():
         "rrq_transition_seconds": "histogram",
         "rrq_admission_seconds": "histogram",
         "rrq_sweep_pass_seconds": "histogram",
+        "rrq_oldest_open_item_age_seconds": "gauge",
+        "rrq_parse_failures": "counter",
+        "rrq_duplicate_deliveries": "counter",
+        "rrq_lease_expirations_resolved": "counter",
     }
     assert {name: families[name].type for name in expected_types} == expected_types
     item_labels = {tuple(sorted(s.labels.items())) for s in families["rrq_items"].samples}
@@ -145,7 +154,15 @@ def test_body_parses_and_carries_every_series_with_only_enum_labels():
     assert transition_labels == TRANSITIONS
     for name in ("rrq_dead_letters", "rrq_dead_letter_oldest_age_seconds"):
         assert [s.labels for s in families[name].samples] == [{}]
-    for name in ("rrq_claim_lease_expirations", "rrq_idempotency_blocks"):
+    duplicate_labels = {
+        s.labels["task"] for s in families["rrq_duplicate_deliveries"].samples if "task" in s.labels
+    }
+    assert duplicate_labels == {"detect_document", "render_and_sign"}
+    for name in (
+        "rrq_claim_lease_expirations",
+        "rrq_idempotency_blocks",
+        "rrq_lease_expirations_resolved",
+    ):
         assert [(s.name, s.labels) for s in families[name].samples] == [(f"{name}_total", {})]
     for name in ("rrq_admission_seconds", "rrq_sweep_pass_seconds"):
         assert {k for s in families[name].samples for k in s.labels} == {"le"}
