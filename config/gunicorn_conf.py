@@ -24,6 +24,9 @@ accesslog = "-"
 errorlog = "-"
 # The heartbeat file of each worker lives in memory, not on a possibly slow disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108
+# gunicorn's control socket (one fixed path in $HOME) is not used: several servers on one
+# machine would fight over it.
+control_socket_disable = True
 certfile = os.environ.get("GUNICORN_CERTFILE") or None
 keyfile = os.environ.get("GUNICORN_KEYFILE") or None
 
