@@ -6,21 +6,39 @@ database, so every process and machine agrees on the time.
 """
 
 import datetime as dt
+from typing import Any
 
 from django.db import connection
+from django.db.models import DateTimeField, Func
 from django.utils.dateparse import parse_datetime
+
+# statement_timestamp(), not now(): now() is frozen at transaction start, which would
+# stamp every event of a long transaction with the same instant.
+_POSTGRESQL_NOW = "statement_timestamp()"
+_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+
+
+class StatementTime(Func):
+    """`db_now()` as an expression, to read the time in a statement that reads other
+    values anyway (one round trip fewer on a hot path)."""
+
+    template = _POSTGRESQL_NOW
+    output_field = DateTimeField()
+
+    def as_sqlite(
+        self, compiler: Any, connection: Any, **extra: Any
+    ) -> tuple[str, tuple[str | int, ...]]:
+        return _SQLITE_NOW, ()
 
 
 def db_now() -> dt.datetime:
     """The database's current time as an aware UTC datetime."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # statement_timestamp(), not now(): now() is frozen at transaction start,
-            # which would stamp every event of a long transaction with the same instant.
-            cursor.execute("SELECT statement_timestamp()")
+            cursor.execute("SELECT " + _POSTGRESQL_NOW)
             value = cursor.fetchone()[0]
         else:
-            cursor.execute("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')")
+            cursor.execute("SELECT " + _SQLITE_NOW)
             value = parse_datetime(cursor.fetchone()[0])
     if value is None:
         raise RuntimeError("the database returned no time")

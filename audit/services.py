@@ -66,38 +66,31 @@ def chain_of(event: Event) -> str:
     return SYSTEM_CHAIN
 
 
-def _lock_chain_heads(chains: list[str]) -> tuple[dict[str, tuple[int, str]], dt.datetime]:
-    """Serialize the appenders of these chains, then read their heads and the time.
+def _lock_chain_heads(
+    chains: list[str], events: int
+) -> tuple[dict[str, tuple[int, str]], list[int], dt.datetime]:
+    """Serialize the appenders of these chains; read their heads, `events` ledger-wide
+    order numbers and the time.
 
     Caller must be inside a transaction; the locks are held until it commits. On
-    PostgreSQL: one transaction-level advisory lock per chain, taken in the order given
-    (sorted, so two writers never wait on each other in a ring), then every head in one
-    statement: a batch of a thousand documents costs two round trips, not two thousand.
-    On SQLite every write transaction holds the database write lock from BEGIN
-    (transaction_mode IMMEDIATE), so appenders are already serialized.
+    PostgreSQL one call of `audit_lock_chain_heads` (migration 0004) takes one
+    transaction-level advisory lock per chain in the order given (sorted, so two writers
+    never wait on each other in a ring), then reads every head after the locks, and the
+    order numbers from a sequence (no lock, may leave gaps): one round trip however many
+    chains. On SQLite every write transaction holds the database write lock from BEGIN
+    (transaction_mode IMMEDIATE), so appenders are already serialized and the order
+    numbers are simply the next ones.
     """
     heads: dict[str, tuple[int, str]] = {chain: (0, GENESIS_HASH) for chain in chains}
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(pg_advisory_xact_lock(hashtextextended(c, 0))) "
-                "FROM unnest(%s::text[]) AS c",
-                [chains],
-            )
-            # A new statement, so its snapshot sees every append committed before the locks.
-            cursor.execute(
-                "SELECT c.chain, head.position, head.row_hash, statement_timestamp() "
-                "FROM unnest(%s::text[]) AS c(chain) LEFT JOIN LATERAL ("
-                "SELECT position, row_hash FROM audit_auditevent e "
-                "WHERE e.chain = c.chain AND e.position IS NOT NULL "
-                "ORDER BY e.position DESC LIMIT 1) AS head ON true",
-                [chains],
-            )
+            cursor.execute("SELECT * FROM audit_lock_chain_heads(%s::text[], %s)", [chains, events])
             rows = cursor.fetchall()
-        for chain, position, row_hash, _ in rows:
+        for chain, position, row_hash, _, _ in rows:
             if position is not None:
                 heads[chain] = (position, row_hash)
-        return heads, rows[0][3].astimezone(dt.UTC)  # one row per chain, the same time
+        # Every row carries the same order numbers and time.
+        return heads, list(rows[0][3]), rows[0][4].astimezone(dt.UTC)
     for chain in chains:
         head = (
             AuditEvent.objects.filter(chain=chain)
@@ -107,20 +100,9 @@ def _lock_chain_heads(chains: list[str]) -> tuple[dict[str, tuple[int, str]], dt
         )
         if head is not None and head[0] is not None:
             heads[chain] = (head[0], head[1])
-    return heads, db_now()
-
-
-def _next_sequences(count: int) -> list[int]:
-    """Ledger-wide order numbers: a database sequence on PostgreSQL (no lock, may leave
-    gaps), the next numbers on SQLite (writes are serialized there)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT nextval('audit_event_sequence') FROM generate_series(1, %s)", [count]
-            )
-            return [row[0] for row in cursor.fetchall()]
     last = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first()
-    return list(range((last or 0) + 1, (last or 0) + 1 + count))
+    sequences = list(range((last or 0) + 1, (last or 0) + 1 + events))
+    return heads, sequences, db_now()
 
 
 def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
@@ -130,9 +112,11 @@ def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
         return []
     # No savepoint of its own: the caller's transaction is the unit.
     with transaction.atomic(savepoint=False):
-        heads, occurred_at = _lock_chain_heads(sorted({chain_of(event) for event in events}))
+        heads, sequences, occurred_at = _lock_chain_heads(
+            sorted({chain_of(event) for event in events}), len(events)
+        )
         rows = []
-        for event, sequence in zip(events, _next_sequences(len(events)), strict=True):
+        for event, sequence in zip(events, sequences, strict=True):
             extra = event.extra or {}
             if len(json.dumps(extra)) > MAX_EXTRA_BYTES:
                 raise ValueError(f"audit extra for {event.event_type} is too large")

@@ -238,17 +238,20 @@ def report_run(run: Run) -> None:
 # --- where the domain claim spends its time ----------------------------------------------
 
 _STATEMENT_KINDS = [
-    ("audit chain lock (pg_advisory_xact_lock)", re.compile(r"pg_advisory_xact_lock")),
+    (
+        "audit: lock chain, read head + sequence",
+        re.compile(r"audit_lock_chain_heads"),
+    ),
     ("pick next item (FOR UPDATE SKIP LOCKED)", re.compile(r"SKIP LOCKED")),
-    ("item_lock (FOR UPDATE)", re.compile(r"FOR UPDATE")),
+    ("lock reviewer, open claims, policy, time", re.compile(r'FROM "auth_user".*FOR UPDATE', re.S)),
+    ("other FOR UPDATE", re.compile(r"FOR UPDATE")),
     ("open-claims count", re.compile(r'COUNT\(\*\).*"review_claim"', re.S)),
-    ("db_now()", re.compile(r"statement_timestamp")),
+    ("db_now()", re.compile(r"^SELECT (statement_timestamp|strftime)")),
     ("INSERT claim", re.compile(r'INSERT INTO "review_claim"')),
     ("INSERT audit event", re.compile(r'INSERT INTO "audit_auditevent"')),
-    ("read chain head", re.compile(r'FROM "audit_auditevent"')),
     ("UPDATE item", re.compile(r'UPDATE "review_reviewitem"')),
     ("SAVEPOINT / RELEASE", re.compile(r"^\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO)")),
-    ("policy_current()", re.compile(r'FROM "review_policy"')),
+    ("policy row", re.compile(r'FROM "review_policy"')),
     ("permissions", re.compile(r'"auth_permission"')),
 ]
 
@@ -261,7 +264,7 @@ class StatementTimer:
         self.seconds: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         # How long each claim holds its document chain's advisory lock: from the moment
-        # pg_advisory_xact_lock returns until claim_next has committed and returned.
+        # audit_lock_chain_heads returns until claim_next has committed and returned.
         self.holds: list[float] = []
         self.local = threading.local()
 

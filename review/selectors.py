@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -55,6 +56,14 @@ def mark_salt(submission: Submission) -> bytes:
 def policy_current() -> Policy:
     """The policy in force: the highest version."""
     return Policy.objects.order_by("-version").first() or Policy.objects.get(version=1)
+
+
+@functools.lru_cache(maxsize=64)
+def policy_version(pk: int) -> Policy:
+    """One policy row, read once per process: rows are never edited (a change is a new
+    version), so a hot path that learnt the current pk elsewhere need not read it again.
+    Callers must not modify the returned object."""
+    return Policy.objects.get(pk=pk)
 
 
 def reviewer_queues(user: User) -> list[str]:

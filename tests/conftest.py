@@ -48,6 +48,15 @@ def _signing_certificate():
 
 
 @pytest.fixture(autouse=True)
+def _forget_cached_policy_rows():
+    """Policy rows are cached per process because they are never edited; a rolled-back
+    or flushed test database may reuse a primary key for another row."""
+    from review.selectors import policy_version
+
+    policy_version.cache_clear()
+
+
+@pytest.fixture(autouse=True)
 def _reference_data_after_flush(request):
     """Transactional tests end by emptying every table, seed rows from data migrations
     included (post_migrate brings back only content types and permissions). Put the

@@ -12,17 +12,18 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.db.models.functions import Now
 
-from audit.clock import db_now
+from audit.clock import StatementTime, db_now
 from common.errors import DomainError
 from review.errors import ClaimLost, NotAllowed
-from review.models import Claim, Hold, ItemState, ReviewItem
+from review.models import Claim, Hold, ItemState, Policy, ReviewItem
 from review.selectors import (
     active_legal_hold,
     open_legal_hold_exists,
     policy_current,
+    policy_version,
     reviewer_queues,
 )
 from review.services.transitions import item_lock, item_transition, item_transition_locked
@@ -40,14 +41,26 @@ def claim_next(*, reviewer: User) -> Claim | None:
     queues = reviewer_queues(reviewer)
     if not queues:
         raise NotAllowed("you are not a reviewer")
-    policy = policy_current()
     with transaction.atomic(durable=True):
         # Lock the reviewer first: two tabs claiming at once must not both pass the limit
-        # check below (lock order: reviewer, then item, then claim).
-        get_user_model().objects.select_for_update().filter(pk=reviewer.pk).first()
+        # check below (lock order: reviewer, then item, then claim). The same statement
+        # reads the policy in force and the time; the open claims need a statement of
+        # their own, whose snapshot is taken after the lock (it sees the other tab's).
+        policy_id, now = (
+            get_user_model()
+            .objects.select_for_update()
+            .filter(pk=reviewer.pk)
+            .annotate(
+                policy_id=Subquery(Policy.objects.order_by("-version").values("pk")[:1]),
+                now=StatementTime(),
+            )
+            .values_list("policy_id", "now")
+            .get()
+        )
         held = Claim.objects.filter(
             reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
         ).count()
+        policy = policy_version(policy_id)
         if held >= policy.max_open_claims_per_reviewer:
             raise DomainError(
                 f"you already hold {held} open claim(s); finish or release it first",
@@ -68,7 +81,6 @@ def claim_next(*, reviewer: User) -> Claim | None:
         item = pool.exclude(Exists(released_by_me)).first() or pool.first()
         if item is None:
             return None
-        now = db_now()
         claim = Claim.objects.create(
             item=item,
             reviewer=reviewer,
