@@ -20,6 +20,8 @@ The rules of a disposal pass:
   files are deleted after that commit and `deleted_at` records it. A deletion cut short
   by a crash is finished by the next pass, so a committed disposal always ends with the
   bytes gone, and bytes never go without a record saying so.
+- Known limit: a document waiting on a shared file is selected again by every batch;
+  should a whole batch (BATCH documents) wait so, the pass stops there until they can go.
 - Previews are never written to storage (review.selectors caches them for minutes and
   rebuilds them from the original): their disposal clears any cached copy.
 """
@@ -161,13 +163,17 @@ def document_disposals(document: Any) -> dict[str, Disposal]:
 
 
 def output_disposed_check(document: Any) -> None:
-    """Raise OutputDisposed (410) if the document's released files were disposed of."""
+    """Raise OutputDisposed (410) if the document's signed output was disposed of. A
+    document that never had one (closed as failed) keeps its usual answer."""
     disposal = (
         Disposal.objects.filter(document=document, kind=Kind.DERIVATIVES)
         .select_related("retention")
         .first()
     )
-    if disposal is not None:
+    if (
+        disposal is not None
+        and Artifact.objects.filter(document=document, signed_at__isnull=False).exists()
+    ):
         retention = disposal.retention
         raise OutputDisposed(
             f"the signed output was disposed of on {disposal.disposed_at:%Y-%m-%d} under "

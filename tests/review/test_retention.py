@@ -203,6 +203,23 @@ def test_api_and_downloads_answer_truthfully_after_disposal(
     assert api.get(f"/api/v1/documents/{item.document_id}/evidence").status_code == 200
 
 
+def test_a_failed_document_without_output_still_answers_not_signed_after_disposal(officer):
+    api = make_api_client()
+    # Admitted through the API; detection never runs (its on-commit relay is not run).
+    document_id = submit(api, files=[upload("a.pdf", _letter())]).json()["documents"][0]["id"]
+    item = ReviewItem.objects.get(document_id=document_id)
+    item_close(item_id=item.pk, reason_code=CloseReason.WITHDRAWN, note="", actor=officer)
+    _publish(30)
+    disposal_run(now=_days_after_end(item, 31))
+
+    url = f"/api/v1/documents/{item.document_id}/"
+    body = api.get(url).json()
+    assert (body["state"], body["closed_reason"]) == ("failed", "withdrawn")
+    assert body["disposal"]["original_disposed_at"] is not None
+    refused = api.get(f"{url}output")
+    assert (refused.status_code, refused.json()["code"]) == (409, "not_signed")
+
+
 def test_a_schedule_change_applies_only_to_work_that_ends_under_it(officer):
     # Given one item that ended under v1 (30 days), then v2 (400 days), then a second item
     first, second = admitted_items({"a.pdf": _letter(), "b.pdf": _letter()}, detect=False)
@@ -296,6 +313,26 @@ def test_a_second_pass_disposes_of_nothing_twice(officer):
 
     assert disposal_run(now=later).documents == 1
     assert disposal_run(now=later).documents == 0
+    assert AuditEvent.objects.filter(event_type="DISPOSED").count() == 1
+
+
+def test_a_deletion_cut_short_after_its_record_committed_is_finished_by_the_next_pass(officer):
+    from review.services import retention
+
+    (item,) = admitted_items({"a.pdf": _letter()}, detect=False)
+    item_close(item_id=item.pk, reason_code=CloseReason.WITHDRAWN, note="", actor=officer)
+    _publish(30)
+    later = _days_after_end(item, 31)
+    # The worker dies right after the disposal's transaction commits, before deleting.
+    retention._dispose_batch(actor="system:test", now=later)
+    assert _exists("originals", item.document.original_path)
+    assert Disposal.objects.filter(deleted_at__isnull=True).count() == 3
+
+    report = disposal_run(now=later)
+
+    assert (report.documents, report.files_deleted) == (0, 1)
+    assert not _exists("originals", item.document.original_path)
+    assert not Disposal.objects.filter(deleted_at__isnull=True).exists()
     assert AuditEvent.objects.filter(event_type="DISPOSED").count() == 1
 
 
