@@ -34,3 +34,11 @@ CSRF_COOKIE_SECURE = True
 # review/item.js), so that cookie stays readable by the page; Django's docs explain why
 # an HttpOnly CSRF cookie adds nothing.
 CSRF_COOKIE_HTTPONLY = False
+
+# Static files: `make serve` runs collectstatic into STATIC_ROOT (DATA_DIR/static);
+# whitenoise serves them from the web process, compressed, under content-hashed names
+# cached for a year. A template naming a missing file fails at collectstatic, not live.
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
