@@ -193,9 +193,11 @@ def test_api_and_downloads_answer_truthfully_after_disposal(
     assert error["code"] == "disposed" and error["errors"] == []
     assert f"{disposed_at:%Y-%m-%d}" in error["message"]
     assert "retention v1" in error["message"]
-    # and so does the compliance officers' download
+    # and so does the compliance officers' download; the admin lists the disposal
     page = officer_client.get(f"/documents/{item.document_id}/output")
     assert page.status_code == 410
+    listed = officer_client.get("/admin/review/disposal/", {"q": str(item.document_id)})
+    assert listed.status_code == 200 and listed.context["cl"].result_count == 3
     # while the ledger-side records stay: the redaction log, the events, the evidence
     assert api.get(f"{url}redaction-log.csv").status_code == 200
     events = api.get(f"/api/v1/documents/{item.document_id}/events/").json()
