@@ -1,4 +1,7 @@
 """The intake service-account group: intake systems submit documents and read their own
-submissions. The group is made by migration with the human roles (`review.roles`)."""
+submissions, through an API token only. The group is made by migration with the human
+roles (`review.roles`); who may call what is `common.authz.MATRIX`."""
 
-INTAKE_CLIENT = "intake_client"
+from common.authz import INTAKE_CLIENT
+
+__all__ = ["INTAKE_CLIENT"]

@@ -1,10 +1,8 @@
-"""The three human roles and the intake service-account group (groups made by migration)."""
+"""The three human roles and the intake service-account group (groups made by migration).
+The names live with the authorization matrix (`common.authz`)."""
 
+from common.authz import COMPLIANCE_OFFICER, REVIEWER, SENIOR_REVIEWER
 from intake.roles import INTAKE_CLIENT
-
-REVIEWER = "reviewer"
-SENIOR_REVIEWER = "senior_reviewer"
-COMPLIANCE_OFFICER = "compliance_officer"
 
 QUEUE_PERMISSIONS = {
     REVIEWER: ["review.review_queue"],

@@ -190,13 +190,15 @@ def decisions(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     try:
         body = json.loads(request.body)
+        claim_id = int(body["claim_id"])
+        _claim_first(request, item=item, claim_id=claim_id)
         changes = {
             str(key): MarkChange(decision=value.get("decision"), legal_reason=value.get("reason"))
             for key, value in body.get("changes", {}).items()
         }
         proposal = proposal_revise(
             item_id=item.pk,
-            claim_id=int(body["claim_id"]),
+            claim_id=claim_id,
             reviewer=request.user,
             base_version=int(body["base_version"]),
             changes=changes,
@@ -270,11 +272,28 @@ def claim_again(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     )
 
 
+def _claim_first(request: AuthenticatedRequest, *, item: ReviewItem, claim_id: int) -> None:
+    """Raise ClaimLost unless `claim_id` is the caller's open claim on `item`: checked
+    before anything is read for or written by a write (the role was checked by
+    review.middleware; the service checks the claim again under the item's lock), so a
+    caller without the claim writes nothing, not even a HOLD_BLOCKED event, and learns
+    nothing about holds."""
+    claim = selectors.open_claim_for(item=item, user=request.user)
+    if claim is None or claim.pk != claim_id:
+        raise ClaimLost()
+
+
 def _claim_action(
     request: AuthenticatedRequest, item_id: int, action: Callable[[int], object], success: str
 ) -> HttpResponse:
+    item = get_object_or_404(ReviewItem, pk=item_id)
     try:
-        action(int(request.POST.get("claim_id", "0")))
+        claim_id = int(request.POST.get("claim_id", "0"))
+        _claim_first(request, item=item, claim_id=claim_id)
+        action(claim_id)
+    except ValueError:
+        messages.error(request, "The form was malformed; nothing was changed. Reload the item.")
+        return redirect("review:item", item_id=item_id)
     except DomainError as error:
         messages.error(request, str(error))
         if isinstance(error, ClaimLost):

@@ -51,12 +51,13 @@ def admitted_items(
     """Items made as in production: admission through the service, then the detection task."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
+    from intake.roles import INTAKE_CLIENT
     from intake.services.admission import submission_admit
     from intake.services.checks import IncomingFile
     from review.tasks import detect_document
 
     admission = submission_admit(
-        client=user_create(),
+        client=user_create(role=INTAKE_CLIENT),
         files=[IncomingFile(object_id=k, upload=SimpleUploadedFile(k, v)) for k, v in pdfs.items()],
         external_ref=f"FOIA-{next(_counter)}",
         jurisdiction_code="US-FED",

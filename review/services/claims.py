@@ -69,6 +69,8 @@ def claim_next(*, reviewer: User) -> Claim | None:
         pool = (
             ReviewItem.objects.filter(state=ItemState.PROPOSED, hold=Hold.NONE, queue__in=queues)
             .exclude(open_legal_hold_exists())
+            # Separation of duties: never an item of a document this user submitted.
+            .exclude(document__submission__client=reviewer)
             .order_by("priority", "deadline", "id")
             .select_related("document__submission")
             .select_for_update(skip_locked=True, of=("self",))

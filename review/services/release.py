@@ -21,8 +21,10 @@ from common.storage import store_content_addressed
 from intake.models import Document
 from review import metrics
 from review.errors import (
+    ClaimLost,
     IllegalTransition,
     InvalidDecision,
+    NotAllowed,
     NotReady,
     PermanentFailure,
     StaleProposal,
@@ -34,6 +36,7 @@ from review.pdf.sign import make_signer, sign_pdf
 from review.pdf.verify import Failure, verify
 from review.selectors import (
     latest_proposal,
+    open_claim_for,
     original_bytes,
     proposal_preview,
     redaction_marks,
@@ -50,8 +53,17 @@ from review.services.transitions import item_event_emit, item_lock, item_transit
 def item_approve(
     *, item_id: int, claim_id: int, reviewer: User, proposal_version: int, preview_sha256: str
 ) -> Approval:
-    """Approve the latest proposal, bound to the source, proposal and preview hashes."""
+    """Approve the latest proposal, bound to the source, proposal and preview hashes.
+
+    Who may approve is settled first: the reviewer holding the claim, never the
+    submitter of the document. Anyone else writes nothing (not even the HOLD_BLOCKED
+    event) and hears nothing about holds; the claim is checked again under the lock."""
     item = ReviewItem.objects.select_related("document__submission").get(pk=item_id)
+    if item.document.submission.client_id == reviewer.pk:
+        raise NotAllowed("you submitted this document: someone else must review it")
+    claim = open_claim_for(item=item, user=reviewer)
+    if claim is None or claim.pk != claim_id:
+        raise ClaimLost()
     hold_check(item, action="approved", actor=reviewer)
     with transaction.atomic(durable=True):
         item = item_lock(item_id=item_id)
