@@ -8,6 +8,7 @@ ORIGINALS_ROOT / DERIVATIVES_ROOT   two separate storage roots
 Q_SYNC          "1" runs django-q2 tasks inline (tests)
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -52,7 +53,10 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # Before django_q: its `qcluster` command wraps django-q2's (a clean stop on signals).
+    "config.serving",
     "django_q",
+    "axes",
     "audit",
     "intake",
     "review",
@@ -71,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last: it turns django-axes' refusal of a locked account into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Content-Security-Policy on every page, in every environment (so the demo and the tests
@@ -128,6 +134,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes first: it refuses a locked account before any password is checked (and
+# needs the request, which Django's login forms and the admin's pass to authenticate()).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling: AXES_FAILURE_LIMIT wrong passwords for one username lock that account
+# (from any address) for AXES_COOLOFF_MINUTES; a successful login clears the count.
+# Locking by username stops a password being guessed from many addresses; the price is
+# that someone can lock an account on purpose, which an administrator undoes in the
+# admin (Access attempts) or with `manage.py axes_reset_username NAME`.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.serving.lockout.locked_out"
+# axes.W006 asks for the client address among the lockout parameters, against attackers
+# who rotate user agents or cookies; a lock on the username is not bypassed that way, and
+# a lock on an address would lock out everyone behind one office NAT or proxy together.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
