@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "config.serving",
     "django_q",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "audit",
     "intake",
     "review",
@@ -70,6 +72,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whether this session passed the second factor; then the demand for it (OTP_REQUIRED).
+    "django_otp.middleware.OTPMiddleware",
+    "config.serving.otp.SecondFactorMiddleware",
     # The authorization matrix (common.authz) for the reviewer pages.
     "review.middleware.AuthorizationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -155,6 +160,12 @@ AXES_LOCKOUT_CALLABLE = "config.serving.lockout.locked_out"
 # who rotate user agents or cookies; a lock on the username is not bypassed that way, and
 # a lock on an address would lock out everyone behind one office NAT or proxy together.
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+
+# A second factor (TOTP, django-otp) for staff, superusers and compliance officers: on in
+# the production settings, off by default here (the `make run` demo, the tests).
+# `manage.py enrol_totp USERNAME` enrols an authenticator. See config/serving/otp.py.
+OTP_REQUIRED = env_bool("OTP_REQUIRED")
+OTP_TOTP_ISSUER = "Redaction Review Queue"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

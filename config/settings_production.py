@@ -42,3 +42,6 @@ STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# The second factor (TOTP) for staff, superusers and compliance officers, always.
+OTP_REQUIRED = True

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.serving.otp import verify as otp_verify
 from review.metrics import metrics_view
 
 urlpatterns = [
@@ -11,6 +12,7 @@ urlpatterns = [
     path("api/v1/", include("review.api_urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/verify/", otp_verify, name="otp_verify"),
     path("metrics", metrics_view, name="metrics"),
     path("", include("review.urls")),
 ]

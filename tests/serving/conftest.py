@@ -63,11 +63,13 @@ def production_env(data_dir: Path, **extra: str) -> dict[str, str]:
     dropped = {"DATABASE_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "Q_SYNC"}
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(
-        DJANGO_SETTINGS_MODULE="config.settings_production",
-        SECRET_KEY=secrets.token_urlsafe(60),
-        DATA_DIR=str(data_dir),
-        LOG_LEVEL="WARNING",
-        **extra,
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings_production",
+            "SECRET_KEY": secrets.token_urlsafe(60),
+            "DATA_DIR": str(data_dir),
+            "LOG_LEVEL": "WARNING",
+            **extra,
+        }
     )
     return env
 

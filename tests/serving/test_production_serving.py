@@ -1,9 +1,14 @@
 """Production settings and serving: a clean `check --deploy`, and gunicorn started with
-config.settings_production (DEBUG off, TLS) serving the admin with its styles and the
-Swagger UI, under the Content-Security-Policy, without a single CSP violation."""
+config.settings_production (DEBUG off, TLS) serving the admin with its styles (after the
+second factor) and the Swagger UI, under the Content-Security-Policy, without a single
+CSP violation."""
 
 import subprocess
 import sys
+from base64 import b32decode
+from urllib.parse import parse_qs, urlsplit
+
+from django_otp.oath import totp
 
 from tests.browser.conftest import browser  # noqa: F401 - the shared Chromium fixture
 from tests.serving.conftest import ADMIN_PASSWORD, ADMIN_USER, ROOT, production_env
@@ -20,6 +25,13 @@ def test_check_deploy_with_production_settings_prints_no_warning(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "System check identified no issues" in done.stdout
     assert "WARNING" not in done.stdout + done.stderr
+
+
+def totp_key(production_server) -> bytes:
+    """Enrol an authenticator for the admin user, as an administrator would."""
+    uri = production_server.manage("enrol_totp", ADMIN_USER, "--replace").splitlines()[-1]
+    secret = parse_qs(urlsplit(uri).query)["secret"][0]
+    return b32decode(secret + "=" * (-len(secret) % 8))
 
 
 def _page(browser, violations):  # noqa: F811 - the fixture, passed on
@@ -55,9 +67,14 @@ def test_gunicorn_with_production_settings_serves_the_admin_with_its_styles(
         base_css = next(href for href in stylesheets if "/static/admin/css/base." in href)
         assert page.request.get(base_css).status == 200
 
+        key = totp_key(production_server)
         page.fill("#id_username", ADMIN_USER)
         page.fill("#id_password", ADMIN_PASSWORD)
         page.click("input[type=submit]")
+        # The production settings ask the admin for its second factor (TOTP) first.
+        page.wait_for_url(f"{production_server.url}/accounts/verify/?next=%2Fadmin%2F")
+        page.fill("#id_otp_token", f"{totp(key):06d}")
+        page.click("button[type=submit].primary")
         page.wait_for_url(f"{production_server.url}/admin/")
         assert page.locator("#site-name").inner_text() == "Redaction Review Queue"
         # The admin's stylesheet is applied: its header is a coloured bar, not bare HTML.
