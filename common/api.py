@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -73,6 +78,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DomainError):
         problems = [p.as_dict() for p in getattr(exc, "problems", [])]
         return Response(error_body(exc.code, str(exc), problems), status=exc.status)
+    if isinstance(exc, RequestDataTooBig | TooManyFilesSent | TooManyFieldsSent):
+        # Django's upload limits, met while reading the body (outside the intake view,
+        # which records them as rejected submissions): its HTML 400 is not the API's shape.
+        return Response(
+            error_body("request_too_large", "the request is over the upload limits"),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

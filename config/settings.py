@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the session cookie or the Authorization header.
+    "common.middleware.MalformedCredentialsMiddleware",
     # Static files straight after the security headers, before sessions and auth.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

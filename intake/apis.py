@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -22,8 +24,13 @@ from common.api import ERROR_RESPONSES, ErrorSerializer, flatten_errors, request
 from intake import selectors
 from intake.metrics import admission_timed
 from intake.models import Document, SlaClass, Submission
-from intake.services.admission import AdmissionRejected, submission_admit, submission_reject
-from intake.services.checks import IncomingFile, Problem, correlation_id_or_new
+from intake.services.admission import (
+    AdmissionRejected,
+    RequestTooLarge,
+    submission_admit,
+    submission_reject,
+)
+from intake.services.checks import IncomingFile, Problem, correlation_id_or_new, oversize_problem
 
 CORRELATION_HEADER = "X-Correlation-ID"
 
@@ -65,15 +72,25 @@ class SubmissionOutSerializer(SubmissionFieldsSerializer):
     documents = DocumentOutSerializer(many=True)
 
 
+# The published schema says what the server accepts: not blank, not only white space
+# (the server trims white space, then refuses an empty value).
+NOT_BLANK = RegexValidator(r"\S", message="must not be blank", code="blank")
+
+
 class SubmissionInSerializer(serializers.Serializer):
     files = serializers.ListField(
         child=serializers.FileField(allow_empty_file=True, use_url=False), allow_empty=False
     )
-    external_ref = serializers.CharField(max_length=200)
-    jurisdiction = serializers.CharField(max_length=32)
+    external_ref = serializers.CharField(max_length=200, validators=[NOT_BLANK])
+    jurisdiction = serializers.CharField(max_length=32, validators=[NOT_BLANK])
     sla_class = serializers.ChoiceField(choices=SlaClass.choices, default=SlaClass.STANDARD)
     priority_score = serializers.IntegerField(min_value=0, max_value=100, default=50)
-    paths = serializers.ListField(child=serializers.CharField(max_length=1000), required=False)
+    paths = serializers.ListField(
+        child=serializers.CharField(max_length=1000),
+        required=False,
+        help_text="One relative path per file, in the same order: no '..', no control or "
+        "bidirectional-override characters.",
+    )
     search_terms = serializers.ListField(
         child=serializers.CharField(max_length=200), required=False
     )
@@ -117,6 +134,11 @@ class SubmissionCreateApi(APIView):
             200: OpenApiResponse(SubmissionOutSerializer, description="Replay of a duplicate"),
             400: ErrorSerializer,
             409: OpenApiResponse(ErrorSerializer, description="Idempotency-Key reused"),
+            413: OpenApiResponse(
+                ErrorSerializer,
+                description="More files or fields than allowed, or a form field over "
+                "the size limit (recorded as a rejected submission)",
+            ),
             415: OpenApiResponse(
                 ErrorSerializer, description="The body is not readable multipart/form-data"
             ),
@@ -128,7 +150,20 @@ class SubmissionCreateApi(APIView):
         correlation_id = correlation_id_or_new(request.headers.get(CORRELATION_HEADER))
         idempotency_key = request.headers.get("Idempotency-Key")
         actor = f"client:{request.user.get_username()}"
-        serializer = SubmissionInSerializer(data=request.data)
+        try:
+            body = request.data  # parsed here: Django's upload limits raise on reading it
+        except (RequestDataTooBig, TooManyFilesSent, TooManyFieldsSent) as error:
+            problem = oversize_problem(error)
+            submission_reject(
+                client=request_user(request),
+                channel=Submission.Channel.API,
+                correlation_id=correlation_id,
+                problems=[problem],
+                idempotency_key=idempotency_key or "",
+                actor=actor,
+            )
+            raise RequestTooLarge([problem]) from error
+        serializer = SubmissionInSerializer(data=body)
         if not serializer.is_valid():
             problems = [Problem(**e) for e in flatten_errors(serializer.errors)]
             submission_reject(

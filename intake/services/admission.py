@@ -48,6 +48,13 @@ class AdmissionRejected(DomainError):
         self.problems = list(problems)
 
 
+class RequestTooLarge(AdmissionRejected):
+    """The request was over Django's upload limits (recorded as rejected)."""
+
+    code = "request_too_large"
+    status = 413
+
+
 class IdempotencyKeyReused(DomainError):
     code = "idempotency_key_reused"
     status = 409

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
+import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 
 from intake.models import Jurisdiction, SlaClass
 from review.pdf.opencheck import MAGIC_WINDOW, PdfRejected, has_pdf_magic, open_check
@@ -78,6 +80,40 @@ def normalize_object_id(raw: str) -> str | None:
     if normalized in {".", ""} or normalized.startswith("../") or normalized == "..":
         return None
     return normalized
+
+
+# Bidirectional controls (the overrides U+202A-U+202E and the isolates U+2066-U+2069 among
+# them) make a path read differently from what it is; control characters break logs and
+# listings. Unicode's "Other" categories hold both, with the line and paragraph separators.
+UNSAFE_PATH_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def unsafe_path_characters(path: str) -> list[str]:
+    """The code points of `path` no object path may hold, as U+XXXX (never the path)."""
+    return sorted(
+        {f"U+{ord(ch):04X}" for ch in path if unicodedata.category(ch) in UNSAFE_PATH_CATEGORIES}
+    )
+
+
+def oversize_problem(error: Exception) -> Problem:
+    """Django's upload limits, as the problem a rejected submission records."""
+    if isinstance(error, TooManyFilesSent):
+        return Problem(
+            "files",
+            "too_many_files",
+            f"at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files in one submission",
+        )
+    if isinstance(error, TooManyFieldsSent):
+        return Problem(
+            "body",
+            "too_many_fields",
+            f"at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} form fields in one submission",
+        )
+    return Problem(
+        "body",
+        "field_too_large",
+        f"the form fields other than files exceed {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+    )
 
 
 def check_file(incoming: IncomingFile, index: int) -> Checked:
@@ -158,8 +194,18 @@ def check_metadata(
         )
     seen: set[str] = set()
     for index, incoming in enumerate(files):
-        object_id = normalize_object_id(incoming.object_id)
-        if object_id is None:
+        unsafe = unsafe_path_characters(incoming.object_id)
+        object_id = None if unsafe else normalize_object_id(incoming.object_id)
+        if unsafe:
+            problems.append(
+                Problem(
+                    f"paths[{index}]",
+                    "invalid_path_characters",
+                    "control and bidirectional-override characters are not allowed in a "
+                    "path: " + ", ".join(unsafe),
+                )
+            )
+        elif object_id is None:
             problems.append(
                 Problem(
                     f"paths[{index}]", "invalid_path", "a relative path without '..' is required"

@@ -90,6 +90,13 @@ class Call:
     data: Callable[[World], Any] | None = None
     json: bool = False
     ok: int = 200
+    before: Callable[[Client, World], None] | None = None  # what the caller does first
+
+
+def _look_at_every_page(client: Client, w: World) -> None:
+    """A reviewer approves what they saw: the item page loads every page image."""
+    for page in range(w.item.document.page_count):
+        client.get(f"/items/{w.item.pk}/pages/{page}.png")
 
 
 CALLS: dict[str, Call] = {
@@ -113,7 +120,12 @@ CALLS: dict[str, Call] = {
     "review:release": Call(
         lambda w: f"/items/{w.item.pk}/release/", lambda w: {"claim_id": w.claim_id}, ok=302
     ),
-    "review:approve": Call(lambda w: f"/items/{w.item.pk}/approve/", _approve_form, ok=302),
+    "review:approve": Call(
+        lambda w: f"/items/{w.item.pk}/approve/",
+        _approve_form,
+        ok=302,
+        before=_look_at_every_page,
+    ),
     "review:escalate": Call(
         lambda w: f"/items/{w.item.pk}/escalate/",
         lambda w: {
@@ -244,6 +256,8 @@ def test_every_caller_gets_what_the_matrix_says_and_a_refusal_writes_nothing(cal
     if caller == INTAKE_CLIENT and obj == THEIRS:
         user = world.other_client
     client = _client(caller, user, world, api=rule.api)
+    if call.before:
+        call.before(client, world)
     events_before = AuditEvent.objects.count()
     expected, refused = _expected(caller, endpoint, obj)
 
