@@ -16,7 +16,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Web server and django-q2 cluster together on SQLite; Ctrl-C stops both.
+# Web server and both django-q2 clusters together on SQLite; Ctrl-C stops all three.
+# The trap signals the two clusters once, by pid, then waits for them: never `kill 0`,
+# whose SIGTERM to the shell itself re-entered the trap and flooded every process with
+# signals. The clusters stop cleanly on SIGINT or SIGTERM (config/serving/workers.py).
 run: export DEBUG ?= 1
 # Every process (web and qcluster workers) writes its histograms here; a scrape of
 # /metrics sums them. Emptied on each start: files of past processes would count twice.
@@ -27,9 +30,9 @@ run: install
 	$(BIN)/python manage.py create_signing_cert
 	$(BIN)/python manage.py demo_setup
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
-	@trap 'kill 0' INT TERM EXIT; \
-	$(BIN)/python manage.py qcluster & \
-	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & \
+	@trap 'trap - INT TERM EXIT; kill -TERM $$q1 $$q2 2>/dev/null; wait' INT TERM EXIT; \
+	$(BIN)/python manage.py qcluster & q1=$$!; \
+	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & q2=$$!; \
 	$(BIN)/python manage.py runserver --noreload $(HOST):$(PORT)
 
 # Production: gunicorn (config/gunicorn_conf.py: HOST, PORT, WEB_CONCURRENCY) and both
@@ -43,9 +46,9 @@ serve: install
 	mkdir -p "$(PROMETHEUS_MULTIPROC_DIR)" && rm -f "$(PROMETHEUS_MULTIPROC_DIR)"/*.db
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	@trap 'kill 0' INT TERM EXIT; \
-	$(BIN)/python manage.py qcluster & \
-	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & \
+	@trap 'trap - INT TERM EXIT; kill -TERM $$q1 $$q2 2>/dev/null; wait' INT TERM EXIT; \
+	$(BIN)/python manage.py qcluster & q1=$$!; \
+	Q_CLUSTER_NAME=rrq-high $(BIN)/python manage.py qcluster & q2=$$!; \
 	$(BIN)/gunicorn --config config/gunicorn_conf.py config.wsgi:application
 
 test: install
