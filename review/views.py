@@ -142,6 +142,12 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     return _no_store(render(request, "review/item.html", context))
 
 
+# Page images come in three sizes: a thumbnail (about 200 px wide for a letter page), the
+# page at its usual size, and a sharper one for zooming in. A fixed set, so a request
+# cannot ask for a render of any size.
+PAGE_IMAGE_DPI = {"thumb": 24, "": 100, "large": 200}
+
+
 @login_required
 def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
@@ -149,7 +155,12 @@ def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpRe
         return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
     if not 0 <= page < item.document.page_count:
         return _no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
-    png = selectors.page_png(item=item, page=page, preview=request.GET.get("preview") == "1")
+    png = selectors.page_png(
+        item=item,
+        page=page,
+        preview=request.GET.get("preview") == "1",
+        dpi=PAGE_IMAGE_DPI.get(request.GET.get("size", ""), PAGE_IMAGE_DPI[""]),
+    )
     return _no_store(HttpResponse(png, content_type="image/png"))
 
 

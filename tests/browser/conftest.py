@@ -57,3 +57,16 @@ def new_page(browser, live_server):
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def axe_serious(page) -> list[str]:
+    """The serious and critical violations axe-core finds on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} at "
+        + "; ".join(node["html"][:120] for node in violation["nodes"][:3])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]

@@ -2,25 +2,15 @@
 no serious or critical violations."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
+from tests.browser.conftest import axe_serious as _serious
 from tests.factories import admitted_items
 
 PASSWORD = "browser-test-pw-1"
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _serious(page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{violation['id']} ({violation['impact']}): {violation['help']} at "
-        + "; ".join(node["html"][:120] for node in violation["nodes"][:3])
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
 
 
 def _user(name: str, role: str, staff: bool = False):

@@ -10,6 +10,7 @@
   const added = [];     // new boxes: {page, left, top, width, height, category, reason}
   let saving = false;   // a saved page reloads: no "unsaved changes" prompt then
   let current = -1;
+  const toggleBox = document.getElementById("preview-toggle");  // the redacted preview
 
   function csrf() {
     const match = document.cookie.match(/csrftoken=([^;]+)/);
@@ -104,6 +105,13 @@
     });
     const undecided = marks.filter(function (m) { return m.decision === "pending"; }).length;
     document.getElementById("undecided").textContent = "(" + undecided + " undecided)";
+    // Each thumbnail says how many marks of its page wait for a decision.
+    const open = {};
+    marks.forEach(function (m) { if (m.decision === "pending") { open[m.page] = (open[m.page] || 0) + 1; } });
+    document.querySelectorAll("#thumbs a").forEach(function (a) {
+      const n = open[a.dataset.page] || 0;
+      a.querySelector(".thumb-count").textContent = n ? ", " + n + " undecided" : "";
+    });
     keep();
   }
   function record(m) {
@@ -172,10 +180,13 @@
     current = (i + marks.length) % marks.length;
     render();
     const el = document.querySelector('.mark[data-index="' + current + '"]');
-    if (el && focus !== false) { el.focus(); el.scrollIntoView({block: "center"}); }
-    // The list follows the current mark.
-    const entry = list.children[current];
-    if (entry) { entry.scrollIntoView({block: "nearest"}); }
+    if (el && focus !== false) {
+      el.focus({preventScroll: true});
+      ourScroll(el, {block: "center", inline: "center"});
+    }
+    showPage(marks[current].page);
+    // The list follows the current mark (scrolling the list only, never the window).
+    reveal(list.closest("aside"), list.children[current]);
   }
   function nextUndecided() {
     for (let step = 1; step <= marks.length; step++) {
@@ -215,13 +226,130 @@
       say(count + " mark" + (count === 1 ? "" : "s") + " " + button.dataset.decision + ".");
     });
   });
-  function page(step) {
-    const figures = Array.from(document.querySelectorAll(".page"));
-    const top = window.scrollY;
-    const positions = figures.map(function (f) { return f.getBoundingClientRect().top + window.scrollY; });
-    let index = positions.findIndex(function (y) { return y > top + 5; });
-    if (step < 0) { index = positions.filter(function (y) { return y < top - 5; }).length - 1; }
-    if (index >= 0 && index < figures.length) { figures[index].scrollIntoView(); }
+  function page(step) { goPage(viewed + step); }
+
+  // ---- Moving in long documents: thumbnails, page indicator and jump, zoom.
+  const pagesEl = document.getElementById("pages");
+  const figures = Array.from(document.querySelectorAll("#pages .page"));
+  const thumbLinks = Array.from(document.querySelectorAll("#thumbs a"));
+  const indicator = document.getElementById("page-indicator");
+  const jumpForm = document.getElementById("page-jump-form");
+  const jumpInput = document.getElementById("page-jump");
+  const bars = document.getElementById("bars");
+  let viewed = 0;          // the page being read (shown in the indicator)
+  let ourScrollY = null;   // where a scroll we caused left the window: it named its page itself
+
+  // Scroll `el` into view inside `box` only: the window stays where it is (at narrow
+  // widths the list and the thumbnails are not beside the page).
+  function reveal(box, el) {
+    if (!box || !el) { return; }
+    const b = box.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    if (r.top < b.top) { box.scrollTop -= b.top - r.top; }
+    else if (r.bottom > b.bottom) { box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top); }
+    if (r.left < b.left) { box.scrollLeft -= b.left - r.left; }
+    else if (r.right > b.right) { box.scrollLeft += Math.min(r.right - b.right, r.left - b.left); }
+  }
+  function ourScroll(el, how) { el.scrollIntoView(how); ourScrollY = window.scrollY; }
+  function showPage(number) {
+    viewed = Math.max(0, Math.min(figures.length - 1, number));
+    indicator.textContent = "Page " + (viewed + 1) + " of " + figures.length;
+    thumbLinks.forEach(function (a) {
+      if (Number(a.dataset.page) === viewed) { a.setAttribute("aria-current", "page"); }
+      else { a.removeAttribute("aria-current"); }
+    });
+    reveal(document.getElementById("thumbs"), thumbLinks[viewed]);
+  }
+  function goPage(number) {
+    if (!figures.length) { return; }
+    number = Math.max(0, Math.min(figures.length - 1, number));
+    ourScroll(figures[number], {block: "start"});
+    figures[number].focus({preventScroll: true});
+    showPage(number);
+  }
+  // The page being read is the one under a line a third of the way down the space the
+  // bars leave free.
+  function pageAtReadingLine() {
+    const top = bars ? bars.getBoundingClientRect().bottom : 0;
+    const line = Math.max(0, top) + (window.innerHeight - Math.max(0, top)) / 3;
+    let found = 0;
+    figures.forEach(function (f, i) { if (f.getBoundingClientRect().top <= line) { found = i; } });
+    return found;
+  }
+  let scrollQueued = false;
+  window.addEventListener("scroll", function () {
+    if (scrollQueued) { return; }
+    scrollQueued = true;
+    requestAnimationFrame(function () {
+      scrollQueued = false;
+      if (window.scrollY !== ourScrollY) { ourScrollY = null; showPage(pageAtReadingLine()); }
+    });
+  }, {passive: true});
+  thumbLinks.forEach(function (a) {
+    a.addEventListener("click", function (event) { event.preventDefault(); goPage(Number(a.dataset.page)); });
+  });
+  if (jumpForm) {
+    jumpForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const number = parseInt(jumpInput.value, 10);
+      if (!(number >= 1 && number <= figures.length)) {
+        say("There is no page " + jumpInput.value + ": this document has " + figures.length + " pages.");
+        return;
+      }
+      jumpInput.value = "";
+      goPage(number - 1);  // the page takes the focus: j, k and n go on from there
+    });
+  }
+  // j and k go on from the page being read when the reviewer has moved away from the
+  // current mark (by a page jump, a thumbnail or scrolling).
+  function stepFrom(step) {
+    if (current >= 0 && marks[current].page === viewed) { return current + step; }
+    if (step > 0) {
+      const next = marks.findIndex(function (m) { return m.page >= viewed; });
+      return next >= 0 ? next : marks.length;  // past the end: select() wraps and says so
+    }
+    let before = -1;
+    marks.forEach(function (m, i) { if (m.page <= viewed) { before = i; } });
+    return before;
+  }
+
+  // Zoom: "fit width" is 100 %; the pages grow or shrink around the page being read,
+  // and zoomed-in pages load a sharper image.
+  const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+  let zoom = 1;
+  function pageSources() {
+    const preview = Boolean(toggleBox && toggleBox.checked);
+    figures.forEach(function (f) {
+      const img = f.querySelector("img");
+      const params = [];
+      if (preview) { params.push("preview=1", "v=" + img.dataset.version); }
+      if (zoom > 1.25) { params.push("size=large"); }
+      const src = img.dataset.base + (params.length ? "?" + params.join("&") : "");
+      if (img.getAttribute("src") !== src) { img.src = src; }
+    });
+  }
+  function zoomTo(value) {
+    const keep = viewed;
+    zoom = value;
+    pagesEl.style.setProperty("--zoom", String(zoom));
+    document.getElementById("zoom-level").textContent = zoom === 1 ? "fit width" : Math.round(zoom * 100) + " %";
+    document.getElementById("zoom-out").disabled = zoom === ZOOMS[0];
+    document.getElementById("zoom-in").disabled = zoom === ZOOMS[ZOOMS.length - 1];
+    pageSources();
+    goPage(keep);
+  }
+  function zoomBy(step) {
+    const at = ZOOMS.indexOf(zoom);
+    zoomTo(ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, at + step))]);
+  }
+  document.getElementById("zoom-in").addEventListener("click", function () { zoomBy(1); });
+  document.getElementById("zoom-out").addEventListener("click", function () { zoomBy(-1); });
+  document.getElementById("zoom-fit").addEventListener("click", function () { zoomTo(1); });
+  // The bars stay on top while scrolling: pages and the mark list start below them.
+  if (bars && window.ResizeObserver) {
+    new ResizeObserver(function () {
+      document.documentElement.style.setProperty("--bars", bars.offsetHeight + "px");
+    }).observe(bars);
   }
 
   // Single-key shortcuts can be turned off (they clash with screen readers and speech
@@ -237,14 +365,19 @@
     if (shortcutsBox && !shortcutsBox.checked) { return; }
     if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) { return; }
     const actions = {
-      j: function () { select(current + 1); },
-      k: function () { select(current - 1); },
+      j: function () { select(stepFrom(1)); },
+      k: function () { select(stepFrom(-1)); },
       a: function () { decide("accepted", false); },
       r: function () { decide("rejected", false); },
       g: function () { if (current >= 0) { decide(marks[current].decision, true); } },
       u: nextUndecided,
       n: function () { page(1); },
       p: function () { page(-1); },
+      "#": function () { jumpInput.focus(); jumpInput.select(); },
+      "+": function () { zoomBy(1); },
+      "=": function () { zoomBy(1); },
+      "-": function () { zoomBy(-1); },
+      "0": function () { zoomTo(1); },
       "?": function () { document.getElementById("help").showModal(); },
     };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
@@ -257,14 +390,11 @@
   if (helpButton) { helpButton.addEventListener("click", function () { document.getElementById("help").showModal(); }); }
 
   // Preview: the page images of the redacted preview, made by the release's own burn-in.
-  const toggle = document.getElementById("preview-toggle");
-  if (toggle) {
-    toggle.addEventListener("change", function () {
-      document.getElementById("pages").classList.toggle("preview", toggle.checked);
-      document.querySelectorAll(".page img").forEach(function (img) {
-        img.src = toggle.checked ? img.dataset.preview : img.dataset.original;
-      });
-      if (toggle.checked && dirty()) { say("The preview shows the last saved version. Save decisions to see your changes."); }
+  if (toggleBox) {
+    toggleBox.addEventListener("change", function () {
+      document.getElementById("pages").classList.toggle("preview", toggleBox.checked);
+      pageSources();
+      if (toggleBox.checked && dirty()) { say("The preview shows the last saved version. Save decisions to see your changes."); }
     });
   }
 
@@ -456,4 +586,5 @@
 
   restore();
   render();
+  showPage(pageAtReadingLine());
 })();
