@@ -20,7 +20,7 @@ from intake.models import Document, Submission
 from intake.selectors import exemption_catalogue, exemption_titles
 from review import health, selectors
 from review.downloads import pdf_attachment, redaction_log_attachment
-from review.errors import ClaimLost
+from review.errors import ClaimLost, InvalidDecision
 from review.models import Claim, Queue, ReviewItem
 from review.pdf.geometry import ShownBox, boxes_from_shown
 from review.services.claims import claim_heartbeat, claim_item, claim_release
@@ -169,6 +169,16 @@ def _json_error(error: DomainError) -> JsonResponse:
     return JsonResponse({"code": error.code, "message": str(error)}, status=status)
 
 
+def _plain_text(value: object, what: str, *, lines: bool = False) -> str:
+    """`value` as text without control characters: none belongs in a category, a reason
+    or a note (line breaks and tabs aside, in a note), and PostgreSQL cannot store NUL."""
+    text = str(value)
+    allowed = "\n\r\t" if lines else ""
+    if any((ch < " " or "\x7f" <= ch <= "\x9f") and ch not in allowed for ch in text):
+        raise InvalidDecision(f"the {what} holds control characters; remove them")
+    return text
+
+
 def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[NewMark]:
     """The browser sends boxes as fractions of the page as shown; store them unrotated."""
     if not raw:
@@ -188,8 +198,8 @@ def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[NewMar
             y0=box.y0,
             x1=box.x1,
             y1=box.y1,
-            category=str(entry.get("category", "")).strip(),
-            legal_reason=str(entry.get("reason", "")).strip(),
+            category=_plain_text(entry.get("category", ""), "category").strip(),
+            legal_reason=_plain_text(entry.get("reason", ""), "reason").strip(),
         )
         for entry, (page_number, _), box in zip(raw, shown, boxes, strict=True)
     ]
@@ -352,7 +362,7 @@ def escalate(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             reviewer=request.user,
             to_queue=request.POST.get("to_queue", ""),
             reason=request.POST.get("reason", ""),
-            note=request.POST.get("note", ""),
+            note=_plain_text(request.POST.get("note", ""), "note", lines=True),
         ),
         f"Item {item_id} escalated.",
     )

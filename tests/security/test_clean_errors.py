@@ -226,3 +226,64 @@ def test_blank_fields_are_refused_exactly_where_the_schema_says(field, value):
     server_accepts_the_field = serializer.is_valid() or field not in serializer.errors
 
     assert server_accepts_the_field == bool(re.search(pattern, value))
+
+
+def _claimed_by_rita():
+    from review.services.claims import claim_next
+    from testkit.corpus import simple_pdf
+    from tests.factories import admitted_items
+
+    (item,) = admitted_items({"letter.pdf": simple_pdf(["Nothing to withhold here."])})
+    rita = user_create("rita", role=REVIEWER)
+    claim = claim_next(reviewer=rita)
+    client = Client()
+    client.force_login(rita)
+    return item, claim, client
+
+
+def test_nul_byte_in_an_escalation_note_is_refused_clearly_and_writes_nothing():
+    item, claim, client = _claimed_by_rita()
+    events = AuditEvent.objects.count()
+
+    response = client.post(
+        f"/items/{item.pk}/escalate/",
+        {
+            "claim_id": claim.pk,
+            "to_queue": "senior_review",
+            "reason": "legal_question",
+            "note": "see page\x00 2",
+        },
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert "control characters" in response.content.decode()
+    assert AuditEvent.objects.count() == events
+
+
+def test_nul_byte_in_a_drawn_mark_category_is_refused_in_the_error_shape():
+    from review.selectors import latest_proposal
+
+    item, claim, client = _claimed_by_rita()
+    body = {
+        "claim_id": claim.pk,
+        "base_version": latest_proposal(item.document).version,
+        "changes": {},
+        "added": [
+            {
+                "page": 0,
+                "left": 0.1,
+                "top": 0.1,
+                "width": 0.2,
+                "height": 0.05,
+                "category": "na\x00me",
+                "reason": "(b)(6)",
+            }
+        ],
+    }
+
+    response = client.post(f"/items/{item.pk}/decisions/", body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_decision"
+    assert "control characters" in response.json()["message"]
