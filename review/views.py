@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -227,6 +228,14 @@ def decisions(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         )
     except DomainError as error:
         return _no_store(_json_error(error))
+    except RequestDataTooBig:
+        message = (
+            f"the decisions are over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes; "
+            "nothing was saved: save them in smaller batches"
+        )
+        return _no_store(
+            JsonResponse({"code": "request_too_large", "message": message}, status=413)
+        )
     except (ValueError, KeyError, TypeError, AttributeError):
         return _no_store(
             JsonResponse({"code": "invalid_request", "message": "malformed request"}, status=400)

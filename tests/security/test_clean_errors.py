@@ -287,3 +287,19 @@ def test_nul_byte_in_a_drawn_mark_category_is_refused_in_the_error_shape():
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_decision"
     assert "control characters" in response.json()["message"]
+
+
+def test_decisions_over_the_body_limit_answer_413_and_save_nothing(settings):
+    from review.models import Proposal
+    from review.selectors import latest_proposal
+
+    item, claim, client = _claimed_by_rita()
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 500
+    version = latest_proposal(item.document).version
+    body = {"claim_id": claim.pk, "base_version": version, "changes": {"x" * 600: {}}}
+
+    response = client.post(f"/items/{item.pk}/decisions/", body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json()["code"] == "request_too_large"
+    assert Proposal.objects.filter(document=item.document).count() == 1

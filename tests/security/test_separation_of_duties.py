@@ -162,3 +162,16 @@ def test_malformed_claim_id_on_a_form_write_is_refused_cleanly():
     assert response.status_code == 200
     assert "malformed" in response.content.decode()
     assert AuditEvent.objects.count() == events
+
+
+def test_a_superuser_counts_as_a_compliance_officer_and_is_an_intake_client_by_token_only():
+    from common.authz import COMPLIANCE_OFFICER as OFFICER
+    from common.authz import caller_roles
+
+    root = user_create("root")
+    root.is_superuser = True
+    root.save()
+    root.groups.add(Group.objects.get(name=INTAKE_CLIENT))
+
+    assert caller_roles(root, via_session=True) == {OFFICER}
+    assert caller_roles(root, via_session=False) == {OFFICER, INTAKE_CLIENT}
