@@ -10,6 +10,7 @@
   const added = [];     // new boxes: {page, left, top, width, height, category, reason}
   let saving = false;   // a saved page reloads: no "unsaved changes" prompt then
   let current = -1;
+  let refocusing = false;
   const toggleBox = document.getElementById("preview-toggle");  // the redacted preview
 
   function csrf() {
@@ -26,7 +27,11 @@
     }
     return "Page " + (m.page + 1) + ", " + m.category + ", " + m.decision;
   }
+  // The overlay and the list are drawn anew on every change; whatever had the focus (a
+  // mark, an entry, one of its buttons or its reason) has it again afterwards, so Tab
+  // goes on from there instead of from the top of the page.
   function render() {
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : "";
     document.querySelectorAll(".mark").forEach(function (el) { el.remove(); });
     list.innerHTML = "";
     marks.forEach(function (m, i) {
@@ -40,12 +45,13 @@
       box.style.height = (m.height * 100) + "%";
       box.setAttribute("aria-label", label(m));
       box.dataset.index = i;
+      box.dataset.focus = "mark-" + i;
       const tag = document.createElement("span");
       tag.className = "tag";
       tag.textContent = m.category + " " + m.reason;
       box.appendChild(tag);
       box.addEventListener("click", function () { select(i); });
-      box.addEventListener("focus", function () { if (current !== i) select(i, false); });
+      box.addEventListener("focus", function () { if (current !== i && !refocusing) { select(i, false); } });
       document.querySelector("#page-" + m.page + " .overlay").appendChild(box);
 
       const item = document.createElement("li");
@@ -74,6 +80,7 @@
           reason.appendChild(option);
         });
       reason.value = m.reason;
+      reason.dataset.focus = "reason-" + i;
       reason.setAttribute("aria-label", "Legal reason for " + label(m));
       reason.disabled = config.read_only || !m.key || m.category === HIDDEN;
       reason.addEventListener("change", function () {
@@ -89,11 +96,14 @@
           button.textContent = pair[1];
           button.setAttribute("aria-label", pair[1] + " " + label(m));
           button.setAttribute("aria-pressed", m.decision === pair[0] ? "true" : "false");
-          button.addEventListener("click", function () { current = i; decide(pair[0], false); });
+          button.dataset.focus = pair[0] + "-" + i;
+          // The focus stays on the button: a keyboard user goes on down the list.
+          button.addEventListener("click", function () { current = i; decide(pair[0], false, false); });
           item.appendChild(button);
         });
       }
       item.tabIndex = 0;  // reachable with Tab; Enter selects its mark
+      item.dataset.focus = "entry-" + i;
       item.addEventListener("click", function (event) {
         if (event.target.closest("button, select, input, label")) { return; }
         select(i);
@@ -112,6 +122,12 @@
       const n = open[a.dataset.page] || 0;
       a.querySelector(".thumb-count").textContent = n ? ", " + n + " undecided" : "";
     });
+    if (focused) {
+      const again = document.querySelector('[data-focus="' + focused + '"]');
+      refocusing = true;  // giving the focus back selects nothing
+      if (again) { again.focus({preventScroll: true}); }
+      refocusing = false;
+    }
     keep();
   }
   function record(m) {
@@ -183,8 +199,8 @@
     if (el && focus !== false) {
       el.focus({preventScroll: true});
       ourScroll(el, {block: "center", inline: "center"});
+      showPage(marks[current].page);
     }
-    showPage(marks[current].page);
     // The list follows the current mark (scrolling the list only, never the window).
     reveal(list.closest("aside"), list.children[current]);
   }
@@ -195,7 +211,7 @@
     }
     say("Every mark is decided.");
   }
-  function decide(decision, wholeGroup) {
+  function decide(decision, wholeGroup, focus) {
     if (config.read_only || current < 0) { return; }
     const target = marks[current];
     if (target.category === HIDDEN) {
@@ -208,7 +224,7 @@
         record(m);
       }
     });
-    select(current);
+    select(current, focus);
   }
   // A whole page or category at once: every mark on the selected mark's page, or of its
   // category, gets the decision (hidden content stays removed).
@@ -362,6 +378,7 @@
     });
   }
   document.addEventListener("keydown", function (event) {
+    if (keyBox) { keyBoxKey(event); return; }
     if (shortcutsBox && !shortcutsBox.checked) { return; }
     if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) { return; }
     const actions = {
@@ -374,6 +391,7 @@
       n: function () { page(1); },
       p: function () { page(-1); },
       "#": function () { jumpInput.focus(); jumpInput.select(); },
+      b: function () { startKeyBox(); },
       "+": function () { zoomBy(1); },
       "=": function () { zoomBy(1); },
       "-": function () { zoomBy(-1); },
@@ -398,15 +416,43 @@
     });
   }
 
-  // Drawing a new box: press "Draw box", then drag on a page.
+  // Drawing a new box. With the mouse: press "Draw box", then drag on a page. With the
+  // keyboard: b (or "Draw box" pressed with Enter or Space) puts a box on the page being
+  // read; the arrows move it, Shift and the arrows size it, Enter finishes it and asks for
+  // its category and legal reason, Escape drops it.
   const drawButton = document.getElementById("draw");
-  let sketch = null;
+  let sketch = null;     // a box being dragged with the mouse
+  let keyBox = null;     // a box being drawn with the keyboard
   if (drawButton) {
-    drawButton.addEventListener("click", function () {
+    drawButton.addEventListener("click", function (event) {
+      if (event.detail === 0) { startKeyBox(); return; }  // pressed from the keyboard
       const on = drawButton.getAttribute("aria-pressed") !== "true";
       drawButton.setAttribute("aria-pressed", String(on));
       document.getElementById("pages").classList.toggle("drawing", on);
     });
+  }
+  // Ask for the new box's category and reason, then add it as an accepted mark.
+  function askForMark(pageNumber, box, cancelled) {
+    const dialog = document.getElementById("new-mark");
+    document.getElementById("new-mark-page").textContent = pageNumber + 1;
+    dialog.returnValue = "";
+    dialog.showModal();
+    dialog.addEventListener("close", function onClose() {
+      dialog.removeEventListener("close", onClose);
+      const category = document.getElementById("new-category").value;
+      const reason = document.getElementById("new-reason").value;
+      if (dialog.returnValue !== "ok") { if (cancelled) { cancelled(); } return; }
+      if (!category || !reason) { say("A new box needs a category and a legal reason."); return; }
+      const mark = Object.assign({page: pageNumber, category: category, reason: reason}, box);
+      added.push(mark);
+      marks.push(Object.assign({key: "", group: "", decision: "accepted", manual: ""}, mark));
+      select(marks.length - 1);
+      say("Box added on page " + (pageNumber + 1) + ". Save decisions to keep it.");
+    });
+  }
+  function placeSketch(el, box) {
+    Object.assign(el.style, {left: box.left * 100 + "%", top: box.top * 100 + "%",
+      width: box.width * 100 + "%", height: box.height * 100 + "%"});
   }
   document.querySelectorAll(".page .overlay").forEach(function (overlay) {
     overlay.addEventListener("mousedown", function (event) {
@@ -424,8 +470,7 @@
     const y = Math.min(Math.max(event.clientY - sketch.rect.top, 0), sketch.rect.height);
     sketch.box = {left: Math.min(x, sketch.x) / sketch.rect.width, top: Math.min(y, sketch.y) / sketch.rect.height,
       width: Math.abs(x - sketch.x) / sketch.rect.width, height: Math.abs(y - sketch.y) / sketch.rect.height};
-    Object.assign(sketch.el.style, {left: sketch.box.left * 100 + "%", top: sketch.box.top * 100 + "%",
-      width: sketch.box.width * 100 + "%", height: sketch.box.height * 100 + "%"});
+    placeSketch(sketch.el, sketch.box);
   });
   document.addEventListener("mouseup", function () {
     if (!sketch) { return; }
@@ -433,23 +478,64 @@
     sketch = null;
     done.el.remove();
     if (!done.box || done.box.width < 0.005 || done.box.height < 0.003) { return; }
-    const pageNumber = Number(done.overlay.parentElement.dataset.page);
-    const dialog = document.getElementById("new-mark");
-    document.getElementById("new-mark-page").textContent = pageNumber + 1;
-    dialog.returnValue = "";
-    dialog.showModal();
-    dialog.addEventListener("close", function onClose() {
-      dialog.removeEventListener("close", onClose);
-      const category = document.getElementById("new-category").value;
-      const reason = document.getElementById("new-reason").value;
-      if (dialog.returnValue !== "ok") { return; }
-      if (!category || !reason) { say("A new box needs a category and a legal reason."); return; }
-      const mark = Object.assign({page: pageNumber, category: category, reason: reason}, done.box);
-      added.push(mark);
-      marks.push(Object.assign({key: "", group: "", decision: "accepted", manual: ""}, mark));
-      select(marks.length - 1);
-    });
+    askForMark(Number(done.overlay.parentElement.dataset.page), done.box);
   });
+
+  const KEY_STEP = 0.01;  // a hundredth of the page a key press
+  function startKeyBox() {
+    if (config.read_only || keyBox || !figures.length) { return; }
+    const figure = figures[viewed];
+    // Start in the middle of the part of the page that is on screen.
+    const rect = figure.getBoundingClientRect();
+    const top = bars ? Math.max(0, bars.getBoundingClientRect().bottom) : 0;
+    const visibleTop = Math.max(rect.top, top);
+    const visibleBottom = Math.min(rect.bottom, window.innerHeight);
+    const middle = visibleBottom > visibleTop ? ((visibleTop + visibleBottom) / 2 - rect.top) / rect.height : 0.5;
+    const box = {left: 0.1, width: 0.3, height: 0.03, top: Math.min(0.97, Math.max(0, middle - 0.015))};
+    const el = document.createElement("div");
+    el.className = "sketch keyboard";
+    el.tabIndex = -1;
+    el.setAttribute("role", "img");
+    placeSketch(el, box);
+    figure.querySelector(".overlay").appendChild(el);
+    keyBox = {page: viewed, box: box, el: el, back: document.activeElement};
+    describeKeyBox();
+    el.focus({preventScroll: true});
+    say("New box on page " + (viewed + 1) + ": the arrows move it, Shift and the arrows size it, Enter finishes it, Escape drops it.");
+  }
+  function describeKeyBox() {
+    const b = keyBox.box;
+    keyBox.el.setAttribute("aria-label", "New box on page " + (keyBox.page + 1) + ", " +
+      Math.round(b.left * 100) + "% from the left, " + Math.round(b.top * 100) + "% from the top, " +
+      Math.round(b.width * 100) + "% wide, " + Math.round(b.height * 100) + "% high");
+  }
+  function endKeyBox(commit) {
+    const done = keyBox;
+    keyBox = null;
+    done.el.remove();
+    const back = function () { if (done.back && done.back.isConnected) { done.back.focus({preventScroll: true}); } };
+    if (!commit) { say("New box dropped."); back(); return; }
+    askForMark(done.page, done.box, back);
+  }
+  // While a box is drawn from the keyboard, these keys belong to it (whatever the
+  // single-key setting: they are not single-character shortcuts).
+  function keyBoxKey(event) {
+    const b = keyBox.box;
+    const round = function (v) { return Math.round(v * 1000) / 1000; };
+    const moves = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+    if (event.key === "Enter") { endKeyBox(true); }
+    else if (event.key === "Escape") { endKeyBox(false); }
+    else if (moves[event.key] && event.shiftKey) {
+      b.width = round(Math.min(1 - b.left, Math.max(KEY_STEP, b.width + moves[event.key][0] * KEY_STEP)));
+      b.height = round(Math.min(1 - b.top, Math.max(KEY_STEP / 2, b.height + moves[event.key][1] * KEY_STEP)));
+    } else if (moves[event.key]) {
+      b.left = round(Math.min(1 - b.width, Math.max(0, b.left + moves[event.key][0] * KEY_STEP)));
+      b.top = round(Math.min(1 - b.height, Math.max(0, b.top + moves[event.key][1] * KEY_STEP)));
+    } else { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (keyBox) { placeSketch(keyBox.el, b); describeKeyBox(); }
+  }
 
   const newReason = document.getElementById("new-reason");
   if (newReason) {
