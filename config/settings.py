@@ -252,8 +252,19 @@ Q_CLUSTER = {
     "save_limit": 1000,
     "sync": env_bool("Q_SYNC"),
     "poll": 1,
-    # The high lane: `Q_CLUSTER_NAME=rrq-high manage.py qcluster` serves urgent work.
-    "ALT_CLUSTERS": {"rrq-high": {}},
+}
+# Worker pools: one cluster per kind of work and lane, each draining its own queue, so a
+# backlog of renders never delays detection and bulk work never delays the urgent lane.
+# `Q_CLUSTER_NAME=pii-high manage.py qcluster` serves one pool; the default cluster
+# ("rrq") runs only the schedules (sweeper, outbox relay, reconciliation, disposal).
+# review.services.outbox routes each task; Q_WORKERS_<POOL>_<LANE> sizes each pool.
+WORKER_POOLS = ("pii-high", "pii-default", "bulk-high", "bulk-default")
+Q_CLUSTER["ALT_CLUSTERS"] = {
+    pool: {
+        "workers": (workers := env_int("Q_WORKERS_" + pool.upper().replace("-", "_"), 2)),
+        "queue_limit": workers,
+    }
+    for pool in WORKER_POOLS
 }
 
 LOGGING = {
@@ -279,9 +290,8 @@ DETECTION_NLP_PIPELINE = os.environ.get("DETECTION_NLP_PIPELINE", "en_core_web_s
 # Uploads above this size go to a temporary file, never held in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES
-# Submissions with priority_score at or above this go to the high lane (second cluster).
+# Submissions with priority_score at or above this go to the high lane of each pool.
 HIGH_LANE_MIN_SCORE = 80
-HIGH_LANE = "rrq-high"
 
 # PAdES signing key and certificate (PEM). `manage.py create_signing_cert` writes a
 # self-signed development pair here; production points these at managed key material.

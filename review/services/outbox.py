@@ -2,8 +2,9 @@
 
 `outbox_add` writes a row in the transaction of the state change that needs the work,
 so the change and the message commit together or not at all. The relay hands due rows
-to django-q2 on the item's lane and marks them sent (right after the commit that wrote
-them, and every minute on a schedule); the finished task marks its row done; the
+to django-q2, to the worker pool of their kind of work on the item's lane, and marks them
+sent (right after the commit that wrote them, and every minute on a schedule); the
+finished task marks its row done; the
 sweeper sends again any row sent long ago and never finished (a lost enqueue, a broker
 that dropped it). Tasks are idempotent, so a second delivery is harmless.
 """
@@ -71,6 +72,18 @@ def _lane(item: ReviewItem) -> str:
     return Outbox.Lane.HIGH if score >= settings.HIGH_LANE_MIN_SCORE else Outbox.Lane.DEFAULT
 
 
+# The one routing table: which pool does each kind of work (settings.WORKER_POOLS).
+POOL_OF_TASK = {Outbox.Task.DETECT: "pii", Outbox.Task.RENDER_AND_SIGN: "bulk"}
+
+
+def worker_pool(row: Outbox) -> str:
+    """The cluster that runs `row`: its kind of work's pool, on the item's lane."""
+    pool = f"{POOL_OF_TASK[Outbox.Task(row.task)]}-{row.lane}"
+    if pool not in settings.WORKER_POOLS:
+        raise ValueError(f"no worker pool {pool!r} in settings.WORKER_POOLS")
+    return pool
+
+
 def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
     """Hand due, unsent rows to django-q2. Marked sent first and enqueued after commit:
     a crash in between leaves a sent, unfinished row that the sweeper sends again."""
@@ -85,10 +98,7 @@ def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
         )
     for row in rows:
         try:
-            if row.lane == Outbox.Lane.HIGH:
-                async_task(row.task, row.item_id, cluster=settings.HIGH_LANE)
-            else:
-                async_task(row.task, row.item_id)
+            async_task(row.task, row.item_id, cluster=worker_pool(row))
         except Exception:
             # The broker refused it: due again at once, for the next relay.
             Outbox.objects.filter(pk=row.pk, done_at__isnull=True).update(sent_at=None)

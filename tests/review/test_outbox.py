@@ -91,9 +91,24 @@ def test_every_task_of_a_high_lane_submission_is_sent_on_the_high_lane(
         approve(item, claim, reviewer, decide_all(item, claim, reviewer))
 
     assert {row.lane for row in Outbox.objects.filter(item=item)} == {Outbox.Lane.HIGH}
-    assert ((Outbox.Task.RENDER_AND_SIGN, item.pk), {"cluster": settings.HIGH_LANE}) in [
-        (args, kwargs) for args, kwargs in sent
+    assert ((Outbox.Task.RENDER_AND_SIGN, item.pk), {"cluster": "bulk-high"}) in sent
+
+
+@pytest.mark.django_db
+def test_detection_and_rendering_run_in_separate_pools_on_the_item_lane(
+    sent, django_capture_on_commit_callbacks
+):
+    (item,) = admitted_items({"a.pdf": LETTER}, priority_score=10)
+    reviewer = user_create(role=REVIEWER)
+    claim = claim_next(reviewer=reviewer)
+    with django_capture_on_commit_callbacks(execute=True):
+        approve(item, claim, reviewer, decide_all(item, claim, reviewer))
+
+    assert [kwargs["cluster"] for args, kwargs in sent if args[1] == item.pk] == [
+        "pii-default",
+        "bulk-default",
     ]
+    assert set(settings.Q_CLUSTER["ALT_CLUSTERS"]) == set(settings.WORKER_POOLS)
 
 
 @pytest.mark.django_db

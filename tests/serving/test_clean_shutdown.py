@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.serving.conftest import ROOT
 
@@ -214,7 +215,9 @@ def test_make_run_stopped_with_ctrl_c_ends_every_process_within_10_s_without_tra
                 return False
 
         wait_for(serving, 300, "make run serving")
-        wait_for(lambda: stderr.read_text().count("running.") == 2, 120, "both clusters")
+        # The schedule cluster and one per worker pool.
+        clusters = 1 + len(settings.WORKER_POOLS)
+        wait_for(lambda: stderr.read_text().count("running.") == clusters, 120, "every cluster")
 
         # Ctrl-C in a terminal: SIGINT to the foreground process group.
         stop_and_wait(process, signal.SIGINT)
@@ -223,4 +226,4 @@ def test_make_run_stopped_with_ctrl_c_ends_every_process_within_10_s_without_tra
     errors = stderr.read_text()
     assert "Traceback" not in errors
     assert "RecursionError" not in errors
-    assert errors.count("has stopped.") == 2
+    assert errors.count("has stopped.") == clusters
