@@ -113,8 +113,8 @@ SWEEP_PASS_SECONDS = Histogram(
 
 PARSE_FAILURES = Counter(
     "rrq_parse_failures",
-    "Documents detection could not open or parse (deterministic: the same bytes fail "
-    "again; the item goes to the dead-letter queue).",
+    "Documents detection could not open, parse or draw (deterministic: the same bytes "
+    "fail again; the item goes to the dead-letter queue).",
     registry=None,
 )
 # Label values: the task names of review.tasks, without the module.
@@ -158,7 +158,7 @@ def observe_sweep(seconds: float) -> None:
 
 
 def observe_parse_failure() -> None:
-    """A document failed to open or parse in detection."""
+    """A document failed to open, parse or draw in detection."""
     PARSE_FAILURES.inc()
 
 
