@@ -33,3 +33,8 @@ def block_once_then_detect(item_id: int, marker_dir: str) -> None:
     detect_document(item_id)
     with (folder / "runs").open("a") as runs:
         runs.write(f"{os.getpid()}\n")
+
+
+def bulk_work(seconds: float) -> None:
+    """Stands in for one render in the bulk pool: occupies its worker for `seconds`."""
+    time.sleep(seconds)

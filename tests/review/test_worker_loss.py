@@ -27,15 +27,9 @@ How re-delivery works in django-q2 1.11.1 (source under site-packages/django_q):
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from django.conf import settings
-from django.db import connection
 from django_q.models import Failure, OrmQ, Success, Task
 from django_q.tasks import async_task
 
@@ -45,13 +39,13 @@ from review.models import ItemState, Mark, Proposal, ReviewItem
 from review.tasks import detect_document
 from testkit.corpus import simple_pdf
 from tests.factories import admitted_items
+from tests.qcluster import cluster_env, cluster_start, clusters_stop, wait_for
 
 TASK = "tests.worker_tasks.block_once_then_detect"
 # timeout < retry, as in production (STYLE 10): a kill lands well inside the 4 s timeout,
 # and the lease lapses 6 s after the first dequeue. Short, so the test takes ~10 s.
 Q_TIMEOUT, Q_RETRY = 4, 6
 MARKER_WAIT, PROPOSED_WAIT, ACK_WAIT = 30, 60, 15
-POLL = 0.1
 
 # Compared between the killed run and the control run: every stored field of a mark
 # except the row ids. (Both items share a submission, so the per-submission text-hash
@@ -59,76 +53,9 @@ POLL = 0.1
 MARK_FIELDS = [f.name for f in Mark._meta.concrete_fields if f.name not in {"id", "proposal"}]
 
 
-def _database_url() -> str:
-    """The test database (pytest-django's `test_<name>`), for a process of its own."""
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def _cluster_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("Q_CLUSTER_NAME", None)  # serve the default queue the test enqueues on
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=_database_url(),
-        # Same key as this process: task packages are signed with SECRET_KEY.
-        SECRET_KEY=settings.SECRET_KEY,
-        DEBUG="0",
-        # Same storage roots, so the worker reads the originals this process admitted.
-        DATA_DIR=str(settings.DATA_DIR),
-        ORIGINALS_ROOT=str(settings.ORIGINALS_ROOT),
-        DERIVATIVES_ROOT=str(settings.DERIVATIVES_ROOT),
-        Q_SYNC="0",
-        Q_WORKERS="1",
-        Q_TIMEOUT=str(Q_TIMEOUT),
-        Q_RETRY=str(Q_RETRY),
-    )
-    return env
-
-
-def _wait_for(predicate, seconds: float, what: str, log: Path):  # type: ignore[no-untyped-def]
-    """Poll `predicate` until it returns something truthy; fail after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(POLL)
-    pytest.fail(
-        f"timed out after {seconds}s waiting for {what}\n--- qcluster log ---\n{_tail(log)}"
-    )
-
-
-def _tail(log: Path, lines: int = 60) -> str:
-    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else ""
-
-
-def _stop_cluster(cluster: subprocess.Popen) -> None:
-    """Kill the whole process group: sentinel, pusher, monitor and every worker.
-
-    SIGKILL, not a graceful SIGTERM: django-q2's orderly stop waits for the pusher, the
-    workers and then the monitor (`Sentinel.stop`), about 10 s here, and shutdown is not
-    what this test is about."""
-    try:
-        os.killpg(cluster.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    cluster.wait(timeout=10)
-    # Dead processes' sessions can linger a moment; the harness flush (TRUNCATE) and the
-    # final DROP DATABASE must not meet them.
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(POLL)
+    # The default cluster serves the default queue the test enqueues on.
+    return cluster_env(Q_TIMEOUT=str(Q_TIMEOUT), Q_RETRY=str(Q_RETRY))
 
 
 def _outcome(item_id: int) -> dict:
@@ -175,22 +102,14 @@ def test_worker_killed_mid_task_is_redelivered_and_finishes_once(tmp_path, monke
     marker_dir.mkdir()
     log = tmp_path / "qcluster.log"
     started = time.monotonic()
-    with log.open("wb") as log_file:
-        cluster = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
-            [sys.executable, "manage.py", "qcluster"],
-            cwd=settings.BASE_DIR,
-            env=_cluster_env(),
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so cleanup reaches every child
-        )
+    cluster = cluster_start(_cluster_env(), log)
     try:
         # When the worker has the task and is blocked in it...
         async_task(TASK, item.pk, str(marker_dir), sync=False)
         enqueued_at = time.monotonic()
         marker = marker_dir / "first-delivery.pid"
         pid = int(
-            _wait_for(
+            wait_for(
                 lambda: marker.exists() and marker.read_text(), MARKER_WAIT, "first delivery", log
             )
         )
@@ -200,7 +119,7 @@ def test_worker_killed_mid_task_is_redelivered_and_finishes_once(tmp_path, monke
         killed_at = time.monotonic()
 
         # ...then the broker delivers it again once the lease lapses, and it finishes.
-        _wait_for(
+        wait_for(
             lambda: ReviewItem.objects.filter(pk=item.pk, state=ItemState.PROPOSED).exists(),
             PROPOSED_WAIT,
             "the item to reach proposed",
@@ -208,14 +127,14 @@ def test_worker_killed_mid_task_is_redelivered_and_finishes_once(tmp_path, monke
         )
         proposed_at = time.monotonic()
         # The monitor records the result, then acknowledges (deletes) the OrmQ row.
-        _wait_for(
+        wait_for(
             lambda: Task.objects.filter(func=TASK).exists() and not OrmQ.objects.exists(),
             ACK_WAIT,
             "the result to be saved and acknowledged",
             log,
         )
     finally:
-        _stop_cluster(cluster)
+        clusters_stop(cluster)
     print(
         f"\nworker loss: kill at {killed_at - started:.1f}s, proposed at "
         f"{proposed_at - started:.1f}s ({proposed_at - killed_at:.1f}s after the kill)"
