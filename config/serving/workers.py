@@ -78,7 +78,9 @@ class Cluster(q_cluster.Cluster):
             "Q Cluster %s got %s: stopping", self.name, Conf.SIGNAL_NAMES.get(signum, signum)
         )
         sentinel = self.sentinel
-        if sentinel is None or not sentinel.is_alive():
+        if sentinel is None:
+            raise SystemExit(0)  # signalled before the sentinel was started: nothing to stop
+        if not sentinel.is_alive():
             return
         self.stop_event.set()  # safe: the sentinel is alive and no signal kills it
         sentinel.join(STOP_GRACE_SECONDS)

@@ -1,10 +1,12 @@
-"""A production server for the serving tests: gunicorn (config/gunicorn_conf.py) with
-config.settings_production, over TLS with a throwaway self-signed certificate, on a
-free port, with its own SQLite database and static files in a temporary DATA_DIR."""
+"""A production server for the serving tests: `make serve` (gunicorn with
+config/gunicorn_conf.py and both worker clusters, config.settings_production), over TLS
+with a throwaway self-signed certificate, on a free port, with its own SQLite database
+and static files in a temporary DATA_DIR."""
 
 import datetime as dt
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -21,7 +23,6 @@ from cryptography.x509.oid import NameOID
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 ADMIN_USER = "ops-admin"
 ADMIN_PASSWORD = "serving-test-" + secrets.token_hex(8)
 
@@ -93,37 +94,42 @@ class ProductionServer:
 
 @pytest.fixture(scope="module")
 def production_server(tmp_path_factory):
+    """`make serve` itself (gunicorn and both clusters), with TLS from gunicorn."""
     data_dir = tmp_path_factory.mktemp("rrq-serving")
     key_file, cert_file = self_signed_certificate(data_dir)
     port = free_port()
+    (data_dir / "prometheus").mkdir()
     env = production_env(
         data_dir,
         HOST="127.0.0.1",
         PORT=str(port),
         WEB_CONCURRENCY="1",
+        Q_WORKERS="1",
         GUNICORN_CERTFILE=str(cert_file),
         GUNICORN_KEYFILE=str(key_file),
+        PROMETHEUS_MULTIPROC_DIR=str(data_dir / "prometheus"),
         DJANGO_SUPERUSER_PASSWORD=ADMIN_PASSWORD,
     )
     manage(env, "migrate", "--noinput", "-v0")
-    manage(env, "collectstatic", "--noinput", "-v0")
     manage(
         env, "createsuperuser", "--noinput", "--username", ADMIN_USER, "--email", "ops@example.org"
     )
-    log = open(data_dir / "gunicorn.log", "w+")
-    server = subprocess.Popen(
-        [GUNICORN, "--config", "config/gunicorn_conf.py", "config.wsgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    log_path = data_dir / "serve.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            ["make", "serve", "HOST=127.0.0.1", f"PORT={port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     url = f"https://127.0.0.1:{port}"
     context = create_default_context(cafile=str(cert_file))
     context.check_hostname = False
     try:
-        for _ in range(150):
-            assert server.poll() is None, (data_dir / "gunicorn.log").read_text()[-3000:]
+        for _ in range(900):
+            assert server.poll() is None, log_path.read_text()[-3000:]
             try:
                 urllib.request.urlopen(f"{url}/accounts/login/", timeout=2, context=context)  # noqa: S310
                 break
@@ -131,6 +137,9 @@ def production_server(tmp_path_factory):
                 time.sleep(0.2)
         yield ProductionServer(url, env)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)

@@ -1,7 +1,7 @@
-"""Production settings and serving: a clean `check --deploy`, and gunicorn started with
-config.settings_production (DEBUG off, TLS) serving the admin with its styles (after the
-second factor) and the Swagger UI, under the Content-Security-Policy, without a single
-CSP violation."""
+"""Production settings and serving: a clean `check --deploy`, and `make serve` (gunicorn
+and both clusters with config.settings_production: DEBUG off, here over TLS) serving the
+admin with its styles (after the second factor) and the Swagger UI, under the
+Content-Security-Policy, without a single CSP violation."""
 
 import subprocess
 import sys
@@ -46,7 +46,7 @@ def _page(browser, violations):  # noqa: F811 - the fixture, passed on
     return context, page
 
 
-def test_gunicorn_with_production_settings_serves_the_admin_with_its_styles(
+def test_make_serve_serves_the_admin_with_its_styles_after_the_second_factor(
     production_server,
     browser,  # noqa: F811
 ):
@@ -90,7 +90,7 @@ def test_gunicorn_with_production_settings_serves_the_admin_with_its_styles(
         context.close()
 
 
-def test_gunicorn_with_production_settings_renders_the_swagger_ui(
+def test_make_serve_renders_the_swagger_ui_with_debug_off(
     production_server,
     browser,  # noqa: F811
 ):
