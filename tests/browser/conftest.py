@@ -1,7 +1,10 @@
 import os
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -9,6 +12,26 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
 # make between browser steps are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, answering one request at a time. With SQLite in memory every
+    server thread shares the test's one database connection: a page that asks for thirty
+    page images at once would otherwise run their transactions interleaved on it (and
+    fail with "database table is locked"). Connections are still accepted in threads,
+    so a browser's open keep-alive connections do not block each other."""
+
+    lock = threading.Lock()
+
+    def set_app(self, application):
+        def serial(environ, start_response):
+            with self.lock:
+                return application(environ, start_response)
+
+        super().set_app(serial)
+
+
+LiveServerThread.server_class = OneRequestAtATime
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +75,8 @@ def new_page(browser, live_server):
     yield make
     for context in contexts:
         context.close()
+    with OneRequestAtATime.lock:
+        pass  # a request still being answered ends before the database is emptied
 
 
 def screenshot(page, name: str) -> None:

@@ -47,7 +47,15 @@ def _claimed(new_page, live_server, item):
     page = new_page("rita", PASSWORD)
     page.get_by_role("button", name="Claim next").click()
     page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    _settled(page)
     return page
+
+
+def _settled(page) -> None:
+    """Wait until the page images asked for so far have arrived. (The test database is
+    SQLite in memory, shared between the live server's threads: a write while thirty
+    image requests read fails with "table is locked". A real database waits instead.)"""
+    page.wait_for_load_state("networkidle")
 
 
 def _click(page, locator) -> None:
@@ -126,6 +134,7 @@ def test_thumbnails_page_indicator_jump_and_zoom_move_through_thirty_pages(
     _click(page, page.get_by_role("button", name="Fit width"))
     assert page.locator("#page-4").bounding_box()["width"] == pytest.approx(fit, rel=0.02)
     assert "size=large" not in page.locator("#page-4 img").get_attribute("src")
+    _settled(page)
     screenshot(page, "long-document")
 
 
@@ -138,3 +147,68 @@ def test_a_thumbnail_is_a_small_render_of_its_page(new_page, live_server, long_i
     assert len(image.body()) < len(full.body()) / 4
     width = int.from_bytes(image.body()[16:20], "big")  # the PNG header's width
     assert 150 <= width <= 250
+
+
+def test_sixty_marks_in_twelve_groups_are_decided_with_thirty_keys_or_fewer(
+    new_page, live_server, long_item
+):
+    page = _claimed(new_page, live_server, long_item)
+    pressed = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    press("u")  # the first undecided mark
+    for group in range(12):  # accept a group, or reject it; then the next undecided
+        press("Shift+A" if group % 2 == 0 else "Shift+R")
+        press("u")
+
+    assert page.locator("#undecided").inner_text() == "(0 undecided)"
+    assert "Every mark is decided." in page.locator("#notice").inner_text()
+    assert len(pressed) <= 30
+    _settled(page)
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+    latest = Proposal.objects.filter(document=long_item.document).order_by("-version").first()
+    by_group: dict[str, set[str]] = {}
+    for mark in latest.marks.all():
+        by_group.setdefault(mark.group, set()).add(mark.decision)
+    assert len(by_group) == 12 and all(len(d) == 1 for d in by_group.values())
+    decided = sorted(d.pop() for d in by_group.values())
+    assert decided == ["accepted"] * 6 + ["rejected"] * 6
+
+
+def test_a_mouse_only_pass_through_thirty_pages_from_claim_to_approve(
+    new_page, live_server, long_item
+):
+    from review.models import ItemState, ReviewItem
+
+    page = _claimed(new_page, live_server, long_item)
+    entries = page.locator("#mark-list li")
+
+    for _ in range(12):  # pick an undecided entry in the list, accept its whole group
+        entries.filter(has_text="pending").first.locator("span").first.click()
+        page.get_by_role("button", name="accept group").click()
+    assert page.locator("#undecided").inner_text() == "(0 undecided)"
+    # Read every page down to the last with the mouse wheel.
+    page.mouse.move(400, 500)
+    for _ in range(100):
+        if page.locator("#page-indicator").inner_text() == "Page 30 of 30":
+            break
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(50)
+    thumb = page.locator("#thumbs a").nth(29)
+    thumb.click()  # and to the top of the last page, from its thumbnail
+    assert page.locator("#page-indicator").inner_text() == "Page 30 of 30"
+    assert "undecided" not in thumb.inner_text()
+    _settled(page)
+    page.get_by_role("button", name="Save decisions").click()
+    page.get_by_text("version 2").wait_for()
+    _settled(page)
+    page.get_by_role("button", name="Approve").click()
+    page.wait_for_url(f"{live_server.url}/")
+
+    latest = Proposal.objects.filter(document=long_item.document).order_by("-version").first()
+    assert latest.marks.filter(decision="accepted").count() == 60
+    assert ReviewItem.objects.get(pk=long_item.pk).state in {ItemState.APPROVED, ItemState.SIGNED}

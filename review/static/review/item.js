@@ -218,16 +218,20 @@
       say("Hidden content is always removed from the release. Draw a box over what matters, or escalate.");
       return;
     }
+    let count = 0;
     marks.forEach(function (m) {
       if (m.category !== HIDDEN && (m === target || (wholeGroup && m.group && m.group === target.group))) {
         m.decision = decision;
         record(m);
+        count++;
       }
     });
     select(current, focus);
+    if (wholeGroup) { say(count + " mark" + (count === 1 ? "" : "s") + " of this group " + decision + "."); }
   }
-  // A whole page or category at once: every mark on the selected mark's page, or of its
-  // category, gets the decision (hidden content stays removed).
+  // A whole group, page or category at once: every place the selected mark's text is
+  // written, every mark on its page, or of its category, gets the decision (hidden
+  // content stays removed).
   document.querySelectorAll(".bulk button").forEach(function (button) {
     button.addEventListener("click", function () {
       if (current < 0) { say("Select a mark first (j, or click one)."); return; }
@@ -235,7 +239,9 @@
       const scope = button.dataset.scope;
       let count = 0;
       marks.forEach(function (m) {
-        const inScope = scope === "page" ? m.page === target.page : m.category === target.category;
+        const inScope = scope === "page" ? m.page === target.page
+          : scope === "group" ? m === target || (Boolean(m.group) && m.group === target.group)
+          : m.category === target.category;
         if (inScope && m.category !== HIDDEN) { m.decision = button.dataset.decision; record(m); count++; }
       });
       select(current);
@@ -387,6 +393,8 @@
       a: function () { decide("accepted", false); },
       r: function () { decide("rejected", false); },
       g: function () { if (current >= 0) { decide(marks[current].decision, true); } },
+      A: function () { decide("accepted", true); },
+      R: function () { decide("rejected", true); },
       u: nextUndecided,
       n: function () { page(1); },
       p: function () { page(-1); },
