@@ -192,6 +192,7 @@ def test_after_the_lease_ran_out_claim_again_keeps_the_decisions_made(
     assert first.outcome == Claim.Outcome.EXPIRED and again.reviewer_id == first.reviewer_id
     assert AuditEvent.objects.filter(event_type="CLAIMED", item_id=item.pk).count() == 2
     assert page.locator("#lease-warning").is_hidden()
+    assert f"claim={again.pk}" in page.locator("#page-0 img").get_attribute("src")  # drawn anew
     assert "accepted" in page.locator("#mark-list li").first.inner_text()
     page.get_by_role("button", name="Save decisions").click()
     page.get_by_text("version 2").wait_for()

@@ -10,6 +10,7 @@
   const added = [];     // new boxes: {page, left, top, width, height, category, reason}
   let saving = false;   // a saved page reloads: no "unsaved changes" prompt then
   let current = -1;
+  const firstClaim = config.claim_id;
   let refocusing = false;
   const toggleBox = document.getElementById("preview-toggle");  // the redacted preview
 
@@ -346,6 +347,8 @@
       const params = [];
       if (preview) { params.push("preview=1", "v=" + img.dataset.version); }
       if (zoom > 1.25) { params.push("size=large"); }
+      // Claimed again: the pages are drawn anew, under the new claim.
+      if (config.claim_id !== firstClaim) { params.push("claim=" + config.claim_id); }
       const src = img.dataset.base + (params.length ? "?" + params.join("&") : "");
       if (img.getAttribute("src") !== src) { img.src = src; }
     });
@@ -667,6 +670,7 @@
       lost = false;
       asked = false;
       document.dispatchEvent(new CustomEvent("rrq:claim", {detail: {from: previous, to: result.data.claim_id}}));
+      pageSources();
       leaseCheck();
       againButton.hidden = true;
       say(result.data.version === config.base_version
