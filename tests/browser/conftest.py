@@ -7,7 +7,10 @@ from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test.testcases import LiveServerThread
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# Screenshots the browser tests take, kept after the run (var/ is not in git); the run's
+# summary says where.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts"
+SHOTS: list[Path] = []
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
 # make between browser steps are still plain synchronous calls.
@@ -79,9 +82,17 @@ def new_page(browser, live_server):
         pass  # a request still being answered ends before the database is emptied
 
 
-def screenshot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    SHOTS.append(path)
+    return path
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SHOTS:
+        terminalreporter.write_line(f"browser screenshots: {len(SHOTS)} saved in {ARTIFACTS}")
 
 
 def axe_serious(page) -> list[str]:
