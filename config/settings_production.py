@@ -45,3 +45,10 @@ STORAGES = {
 
 # The second factor (TOTP) for staff, superusers and compliance officers, always.
 OTP_REQUIRED = True
+
+# Persistent database connections (a minute; CONN_MAX_AGE to change): connecting for each
+# request, and again after each hand-off to the task queue (django-q2's ORM broker closes
+# connections it finds too old, which at 0 is all of them), halved admission throughput
+# (bench/intake.py). Health checks replace a connection the database dropped meanwhile.
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)  # noqa: F405
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # noqa: F405
