@@ -36,7 +36,7 @@ from review.models import (
 from review.pdf.detect import HIDDEN_CONTENT, hidden_content_hash
 from review.pdf.geometry import Box, shown_layout
 from review.pdf.hidden import find_hidden
-from review.pdf.redact import RedactionMark, burn_in, render_page_png
+from review.pdf.redact import RedactionMark, burn_in, removed_areas, render_page_png
 
 QUEUE_PAGE_LIMIT = 200
 PREVIEW_CACHE_SECONDS = 600
@@ -220,6 +220,24 @@ def proposal_preview(proposal: Proposal) -> Preview:
         pdf = burn_in(original_bytes(proposal.document), redaction_marks(proposal))
         cache.set(key, pdf, PREVIEW_CACHE_SECONDS)
     return Preview(pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
+
+
+def preview_removed(proposal: Proposal) -> list[dict[str, float]]:
+    """Where the proposal's burn-in takes text or line art away, as boxes on the pages
+    as shown (fractions of the shown page): the preview marks them, so a box that clips
+    a line shows the whole line it removes. Cached with the preview."""
+    key = f"preview-removed:{proposal.document.source_sha256}:{proposal.proposal_sha256}"
+    shown = cache.get(key)
+    if shown is None:
+        original = original_bytes(proposal.document)
+        areas = removed_areas(original, redaction_marks(proposal))
+        _, boxes = shown_layout(original, areas)
+        shown = [
+            {"page": page, "left": b.left, "top": b.top, "width": b.width, "height": b.height}
+            for (page, _), b in zip(areas, boxes, strict=True)
+        ]
+        cache.set(key, shown, PREVIEW_CACHE_SECONDS)
+    return shown
 
 
 def _latest_proposal_of(document: Document) -> Proposal:

@@ -138,6 +138,8 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
                 for e in exemption_catalogue(jurisdiction).values()
             ],
             "exemption_titles": exemption_titles(jurisdiction),
+            # What the burn-in removes, for the preview (whole glyphs a box touches).
+            "removed": selectors.preview_removed(view_model["proposal"]),
         },
     }
     return _no_store(render(request, "review/item.html", context))

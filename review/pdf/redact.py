@@ -16,13 +16,13 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pymupdf
 
-from review.pdf.geometry import Box, display_rect, page_rect
+from review.pdf.geometry import Box, display_rect, normalize, page_rect
 
 BLACK = (0.0, 0.0, 0.0)
 WHITE = (1.0, 1.0, 1.0)
@@ -70,6 +70,83 @@ def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
         return doc.tobytes(**SAVE_OPTIONS)
     finally:
         doc.close()
+
+
+def removed_areas(pdf: bytes, marks: Sequence[RedactionMark]) -> list[tuple[int, Box]]:
+    """Where `burn_in(pdf, marks)` takes text or line art away: (page, normalized box)
+    for each run of removed glyphs on a line and each removed drawing.
+
+    MuPDF removes every glyph a box touches, whole, and every drawing it touches: a box
+    that clips the top of a line removes the line's full height over the box's width,
+    and a rule crossing the box its whole length, beyond the black fill. The reviewer's
+    preview shows these areas. They come from running the burn-in's own steps on each
+    marked page and comparing its glyphs and drawings before and after, so they cannot
+    disagree with what the release removes.
+    """
+    doc = open_pdf(pdf)
+    try:
+        per_page: dict[int, list[RedactionMark]] = defaultdict(list)
+        for mark in marks:
+            check_page(mark.page, doc.page_count)
+            per_page[mark.page].append(mark)
+        _drop_foreign_redactions(doc)
+        doc.bake(annots=True, widgets=True)
+        areas: list[tuple[int, Box]] = []
+        for page_no in sorted(per_page):
+            page = doc[page_no]
+            glyphs, drawings = _glyphs(page), _drawings(page)
+            _burn_page(page, per_page[page_no])
+            kept = Counter(key for key, _, _ in _glyphs(page))
+            kept_drawings = Counter(key for key, _ in _drawings(page))
+            runs: dict[int, pymupdf.Rect] = {}
+            last_line = None
+            for key, rect, line in glyphs:
+                if kept[key] > 0:
+                    kept[key] -= 1
+                    last_line = None  # a kept glyph ends the run
+                    continue
+                run = len(runs) if line != last_line else len(runs) - 1
+                runs[run] = runs[run] | rect if run in runs else pymupdf.Rect(rect)
+                last_line = line
+            removed = list(runs.values())
+            for key, rect in drawings:
+                if kept_drawings[key] > 0:
+                    kept_drawings[key] -= 1
+                else:
+                    removed.append(rect)
+            areas.extend((page_no, normalize(page, rect)) for rect in removed)
+        return areas
+    finally:
+        doc.close()
+
+
+_Key = tuple[object, ...]
+
+
+def _glyphs(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect, int]]:
+    """Every glyph of the page in reading order: (identity, box, line number)."""
+    glyphs = []
+    line_no = 0
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            line_no += 1
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    box = pymupdf.Rect(char["bbox"])
+                    key = (char["c"], *(round(v, 1) for v in box))
+                    glyphs.append((key, box, line_no))
+    return glyphs
+
+
+def _drawings(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect]]:
+    """Every drawing of the page: (identity, the area it paints, its stroke included: a
+    straight rule's own rectangle has no height)."""
+    drawings = []
+    for d in page.get_drawings():
+        half = (d.get("width") or 0.0) / 2 if "s" in (d.get("type") or "") else 0.0
+        key = (d.get("type"), len(d["items"]), *(round(v, 1) for v in d["rect"]))
+        drawings.append((key, d["rect"] + (-half, -half, half, half)))
+    return drawings
 
 
 def _drop_foreign_redactions(doc: pymupdf.Document) -> None:

@@ -419,10 +419,25 @@
   if (helpButton) { helpButton.addEventListener("click", function () { document.getElementById("help").showModal(); }); }
 
   // Preview: the page images of the redacted preview, made by the release's own burn-in.
+  // The preview also marks everything the burn-in takes away: MuPDF removes whole
+  // glyphs (and whole drawings) that a box only touches, so a box clipping a line
+  // removes the line's full height. Those areas come from the burn-in itself.
+  (config.removed || []).forEach(function (area) {
+    const el = document.createElement("div");
+    el.className = "removed";
+    el.setAttribute("aria-hidden", "true");
+    placeSketch(el, area);
+    const overlay = document.querySelector("#page-" + area.page + " .overlay");
+    if (overlay) { overlay.appendChild(el); }
+  });
   if (toggleBox) {
     toggleBox.addEventListener("change", function () {
       document.getElementById("pages").classList.toggle("preview", toggleBox.checked);
       pageSources();
+      if (toggleBox.checked) {
+        const count = (config.removed || []).length;
+        say("Preview: the hatched areas (" + count + ") are what the release removes, whole letters and lines a box touches included.");
+      }
       if (toggleBox.checked && dirty()) { say("The preview shows the last saved version. Save decisions to see your changes."); }
     });
   }
