@@ -1,5 +1,5 @@
 """Production settings: the environment-driven settings with DEBUG off and the web
-hardened. `make serve` runs gunicorn and both worker clusters with this module.
+hardened. `make serve` runs gunicorn and the worker clusters with this module.
 
 TLS is assumed to end at a reverse proxy (or at gunicorn itself, GUNICORN_CERTFILE) that
 sets `X-Forwarded-Proto: https`; plain-HTTP requests are redirected to HTTPS.

@@ -1,5 +1,5 @@
 """A production server for the serving tests: `make serve` (gunicorn with
-config/gunicorn_conf.py and both worker clusters, config.settings_production), over TLS
+config/gunicorn_conf.py and the worker clusters, config.settings_production), over TLS
 with a throwaway self-signed certificate, on a free port, with its own SQLite database
 and static files in a temporary DATA_DIR."""
 
@@ -94,7 +94,7 @@ class ProductionServer:
 
 @pytest.fixture(scope="module")
 def production_server(tmp_path_factory):
-    """`make serve` itself (gunicorn and both clusters), with TLS from gunicorn."""
+    """`make serve` itself (gunicorn and every worker cluster), with TLS from gunicorn."""
     data_dir = tmp_path_factory.mktemp("rrq-serving")
     key_file, cert_file = self_signed_certificate(data_dir)
     port = free_port()
@@ -104,7 +104,12 @@ def production_server(tmp_path_factory):
         HOST="127.0.0.1",
         PORT=str(port),
         WEB_CONCURRENCY="1",
+        # One worker per cluster: the test machine runs all of them beside the browser.
         Q_WORKERS="1",
+        Q_WORKERS_PII_HIGH="1",
+        Q_WORKERS_PII_DEFAULT="1",
+        Q_WORKERS_BULK_HIGH="1",
+        Q_WORKERS_BULK_DEFAULT="1",
         GUNICORN_CERTFILE=str(cert_file),
         GUNICORN_KEYFILE=str(key_file),
         PROMETHEUS_MULTIPROC_DIR=str(data_dir / "prometheus"),

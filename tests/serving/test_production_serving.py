@@ -1,5 +1,5 @@
 """Production settings and serving: a clean `check --deploy`, and `make serve` (gunicorn
-and both clusters with config.settings_production: DEBUG off, here over TLS) serving the
+and the worker clusters with config.settings_production: DEBUG off, here over TLS) serving the
 admin with its styles (after the second factor) and the Swagger UI, under the
 Content-Security-Policy, without a single CSP violation."""
 
