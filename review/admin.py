@@ -4,6 +4,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Min, QuerySet
 from django.db.models.functions import Now
@@ -261,14 +262,52 @@ class DeadLetterAdmin(ReadOnlyAdmin):
         )
 
 
+class LegalHoldForm(forms.ModelForm):
+    """A hold is on one submission (all of its documents) or on one document: the form
+    says so in words before the database constraint would."""
+
+    class Meta:
+        model = LegalHold
+        fields = ["submission", "document", "reason"]
+        help_texts = {
+            "submission": "Search by reference or id. Holds every document of the submission.",
+            "document": "Search by file name, id or SHA-256. Holds this document only.",
+            "reason": "Why (litigation, an investigation, a request to preserve); audited.",
+        }
+
+    class Media:
+        # After the search boxes' own script: the admin merges script lists keeping each
+        # list's order.
+        js = ["admin/js/jquery.init.js", "admin/js/autocomplete.js", "review/admin_autocomplete.js"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        submission, document = cleaned.get("submission"), cleaned.get("document")
+        # Attached to a field, so the constraint's own message ("Constraint … is
+        # violated") is not shown as well: Django skips constraints on fields in error.
+        if submission is None and document is None:
+            self.add_error(
+                "submission", "Choose what the hold is on: a submission, or a single document."
+            )
+        elif submission is not None and document is not None:
+            self.add_error(
+                "submission",
+                "Choose a submission or a document, not both: a hold on the submission "
+                "already covers each of its documents.",
+            )
+        return cleaned
+
+
 @admin.register(LegalHold)
 class LegalHoldAdmin(admin.ModelAdmin):
-    """Placed through this form (reason required, audited); released by the action."""
+    """Placed through this form (reason required, audited); released by the action. The
+    submission or document is found by searching (the intake admins' search fields)."""
 
+    form = LegalHoldForm
     list_display = ["id", "submission", "document", "reason", "placed_by", "placed_at", "lifted_at"]
     list_filter = [("lifted_at", admin.EmptyFieldListFilter)]
     fields = ["submission", "document", "reason"]
-    raw_id_fields = ["submission", "document"]
+    autocomplete_fields = ["submission", "document"]
     actions = [
         with_reason(
             "Release legal hold",

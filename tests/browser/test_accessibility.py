@@ -40,6 +40,12 @@ def test_ops_and_admin_pages_have_no_serious_violations(new_page, live_server):
     _user("olga", COMPLIANCE_OFFICER, staff=True)
     page = new_page("olga", PASSWORD)
 
-    for path in ["/ops/", "/admin/", "/admin/review/reviewitem/", "/admin/intake/document/"]:
+    for path in [
+        "/ops/",
+        "/admin/",
+        "/admin/review/reviewitem/",
+        "/admin/intake/document/",
+        "/admin/review/legalhold/add/",
+    ]:
         page.goto(f"{live_server.url}{path}")
         assert _serious(page) == [], path
