@@ -60,3 +60,26 @@ class PermanentFailure(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class UnrenderableDocument(DomainError):
+    """A page of the document cannot be drawn for a reviewer: the item was moved to the
+    dead-letter queue and the reviewer's claim ended. `reason` is the dead letter's."""
+
+    code = "unrenderable_page"
+    status = 409
+
+    def __init__(self, reason: str, *, item_id: int) -> None:
+        super().__init__(
+            "A page of this document cannot be shown, so it cannot be reviewed. The document "
+            "was moved aside for compliance and your claim on it is free."
+        )
+        self.reason = reason
+        self.item_id = item_id
+
+
+class PagesNotSeen(DomainError):
+    """Approval needs every page drawn for the approving reviewer during their claim."""
+
+    code = "pages_not_seen"
+    status = 409

@@ -235,6 +235,28 @@ class Claim(models.Model):
         return f"claim {self.pk} on item {self.item_id}"
 
 
+class ClaimPage(models.Model):
+    """A page image drawn for the reviewer under a claim (the page itself or its redacted
+    preview): approval needs one row per page of the document (DESIGN rule 8: a page the
+    reviewer never received cannot be approved). Not audited, like the heartbeat: the
+    approval's event counts them."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="pages_rendered")
+    page = models.PositiveIntegerField(help_text="0-based page index.")
+    rendered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["claim", "page"]
+        constraints = [
+            # The first drawing counts; a page's later requests (the preview, a reload)
+            # insert nothing, even when the browser asks for several pages at once.
+            models.UniqueConstraint(fields=["claim", "page"], name="claimpage_once_per_page"),
+        ]
+
+    def __str__(self) -> str:
+        return f"page {self.page + 1} shown under claim {self.claim_id}"
+
+
 class Proposal(models.Model):
     """An immutable, versioned set of marks for a document. Edits make a new version."""
 

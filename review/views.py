@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -21,9 +22,10 @@ from intake.models import Document, Submission
 from intake.selectors import exemption_catalogue, exemption_titles
 from review import health, selectors
 from review.downloads import pdf_attachment, redaction_log_attachment
-from review.errors import ClaimLost, InvalidDecision
+from review.errors import ClaimLost, InvalidDecision, UnrenderableDocument
 from review.models import Claim, Queue, ReviewItem
 from review.pdf.geometry import ShownBox, boxes_from_shown
+from review.pdf.render import MUPDF_ERRORS, notice_png
 from review.services.claims import claim_heartbeat, claim_item, claim_release
 from review.services.claims import claim_next as claim_next_item
 from review.services.decisions import (
@@ -34,6 +36,7 @@ from review.services.decisions import (
     proposal_revise,
 )
 from review.services.release import artifact_download, item_approve
+from review.services.rendering import document_check_quarantine, page_image_render
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -93,7 +96,55 @@ def _item_for(request: AuthenticatedRequest, item_id: int) -> tuple[ReviewItem, 
     return item, claim
 
 
+ViewFunc = Callable[..., HttpResponse]
+
+
+def _moved_aside_on_failure(answer: str) -> Callable[[ViewFunc], ViewFunc]:
+    """A page of the item's document that cannot be drawn takes the item out of review
+    (the service ends the claim and dead-letters it) and the reviewer is told so, never
+    shown a 500: as a page (`answer="page"`), as JSON for the workbench ("json") or as
+    a picture in place of the page image ("image"). A raw MuPDF failure elsewhere in
+    the view (the layout, the redacted preview) is checked page by page first; any
+    other failure surfaces as before."""
+
+    def decorate(view: ViewFunc) -> ViewFunc:
+        @functools.wraps(view)
+        def wrapped(request: AuthenticatedRequest, item_id: int, **kwargs: Any) -> HttpResponse:
+            try:
+                return view(request, item_id, **kwargs)
+            except UnrenderableDocument as error:
+                return _moved_aside(request, error, answer)
+            except MUPDF_ERRORS as failure:  # RecursionError included
+                quarantined = document_check_quarantine(
+                    item_id=item_id,
+                    actor=request.user,
+                    mupdf_failed=type(failure) is not RuntimeError,
+                )
+                if quarantined is None:
+                    raise
+                return _moved_aside(request, quarantined, answer)
+
+        return wrapped
+
+    return decorate
+
+
+def _moved_aside(
+    request: AuthenticatedRequest, error: UnrenderableDocument, answer: str
+) -> HttpResponse:
+    if answer == "image":
+        lines = ["This page cannot be shown.", "The document was moved aside for compliance;"]
+        png = notice_png([*lines, "your claim on it is free. Claim next for other work."])
+        return _no_store(HttpResponse(png, status=error.status, content_type="image/png"))
+    if answer == "json":
+        body = {"code": error.code, "message": str(error), "reload": reverse("review:queue")}
+        return _no_store(JsonResponse(body, status=error.status))
+    context = {"item_id": error.item_id, "message": str(error)}
+    return _no_store(render(request, "review/moved_aside.html", context, status=error.status))
+
+
 @login_required
+@_moved_aside_on_failure("page")
 def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
@@ -152,13 +203,15 @@ PAGE_IMAGE_DPI = {"thumb": 24, "": 100, "large": 200}
 
 
 @login_required
+@_moved_aside_on_failure("image")
 def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
         return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
     if not 0 <= page < item.document.page_count:
         return _no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
-    png = selectors.page_png(
+    png = page_image_render(
+        viewer=request.user,
         item=item,
         page=page,
         preview=request.GET.get("preview") == "1",
@@ -210,6 +263,7 @@ def _parse_new_marks(item: ReviewItem, raw: list[dict[str, Any]]) -> list[NewMar
 
 @login_required
 @require_POST
+@_moved_aside_on_failure("json")
 def decisions(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     try:
@@ -348,6 +402,7 @@ def release(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_moved_aside_on_failure("page")
 def approve(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     def act(claim_id: int) -> None:
         item_approve(

@@ -90,11 +90,22 @@ def decide_all(item: ReviewItem, claim, reviewer, decision: str = "accepted"):
     )
 
 
+def view_every_page(item: ReviewItem, reviewer) -> None:
+    """Draw every page for `reviewer` under their claim, as the item page's images do
+    (approval needs every page seen)."""
+    from review.services.rendering import page_image_render
+
+    for page in range(item.document.page_count):
+        page_image_render(item=item, page=page, preview=False, viewer=reviewer)
+
+
 def approve(item: ReviewItem, claim, reviewer, proposal):
-    """Approve `proposal` exactly as the reviewer's page does (with its preview hash)."""
+    """Approve `proposal` exactly as the reviewer's page does (with its preview hash),
+    after viewing every page."""
     from review.selectors import proposal_preview
     from review.services.release import item_approve
 
+    view_every_page(item, reviewer)
     return item_approve(
         item_id=item.pk,
         claim_id=claim.pk,

@@ -4,7 +4,8 @@ from django.test import Client
 
 
 def review_over_http(capture, reviewer) -> int:
-    """Claim next, accept every mark, save, approve: through the reviewer's pages.
+    """Claim next, view every page, accept every mark, save, approve: through the
+    reviewer's pages.
 
     `capture` is pytest-django's django_capture_on_commit_callbacks: rendering and signing
     queued on commit run right away (django-q2 is in sync mode). Returns the item id.
@@ -16,6 +17,8 @@ def review_over_http(capture, reviewer) -> int:
     item_id = int(item_url.strip("/").split("/")[-1])
     page = client.get(item_url)
     config = page.context["review_config"]
+    for number in range(len(page.context["pages"])):
+        assert client.get(f"/items/{item_id}/pages/{number}.png").status_code == 200
     saved = client.post(
         f"/items/{item_id}/decisions/",
         data={

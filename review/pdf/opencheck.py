@@ -1,4 +1,5 @@
-"""Admission's open-check: can this PDF be processed at all? Django-free.
+"""Admission's open-check: can this PDF be processed at all? And detection's page check:
+can every page be drawn for a reviewer? Django-free.
 
 A file that MuPDF had to repair is parsed page by page; if MuPDF still reports errors
 the file is malformed (a truncated upload, say). A repaired file that parses cleanly is
@@ -7,10 +8,17 @@ admitted: real-world PDFs often have a damaged cross-reference table and nothing
 
 from __future__ import annotations
 
+import os
+import resource
+import signal
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
+
+from review.pdf.render import CRASHED, NO_SUCH_PAGE, TIMEOUT, PdfUnrenderable, page_pixmap
 
 pymupdf.TOOLS.mupdf_display_errors(False)  # messages are collected, never printed
 
@@ -84,3 +92,100 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
         return OpenCheck(
             page_count=doc.page_count, repaired=repaired, permission_flags=permission_flags
         )
+
+
+# ------------------------------------------------------------ detection's page check
+#
+# Detection draws every page once, as the reviewer will get it, in a child process that
+# bounds what this process cannot: time (an alarm per page: its default action ends the
+# child even inside MuPDF's C code) and memory (an address-space limit, so an allocation
+# fails instead of waking the kernel's OOM killer), and survives a crash of MuPDF
+# itself. The child reports page numbers and cause codes on stdout, nothing else.
+
+PAGE_SECONDS = 10  # a letter page draws in about 10 ms; a real scan in well under 1 s
+CHILD_MEMORY_BYTES = 1536 * 1024 * 1024  # on top of what the child has mapped at start
+CHILD_START_SECONDS = 30
+
+
+def pages_check(pdf: bytes, *, page_seconds: int = PAGE_SECONDS) -> list[PdfUnrenderable]:
+    """Every page of `pdf` that cannot be drawn for a reviewer, drawn in a sandboxed
+    child process (see above). Empty when every page draws. A page during which the
+    child ran out of time or died is reported with `timeout` or `crashed`; the pages
+    after it are not tried."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    try:
+        with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+            page_count = doc.page_count
+    except Exception:  # admission opened it; if it no longer opens, page 1 is unreadable
+        return [PdfUnrenderable(0, NO_SUCH_PAGE)]
+    command = [sys.executable, "-m", "review.pdf.opencheck", str(page_seconds)]
+    started: int | None = None
+    failures: list[PdfUnrenderable] = []
+    try:
+        run = subprocess.run(  # noqa: S603 (our own interpreter and module, no shell)
+            command,
+            input=pdf,
+            capture_output=True,
+            env=env,
+            cwd=root,
+            timeout=CHILD_START_SECONDS + page_seconds * page_count,
+            check=False,
+        )
+        output, returncode = run.stdout, run.returncode
+    except subprocess.TimeoutExpired as expired:
+        output, returncode = expired.stdout or b"", -signal.SIGKILL
+    done: set[int] = set()
+    for line in output.decode("ascii", "replace").splitlines():
+        verb, _, rest = line.partition(" ")
+        if verb == "start":
+            started = int(rest)
+        elif verb == "ok":
+            done.add(int(rest))
+        elif verb == "bad":
+            number, _, cause = rest.partition(" ")
+            done.add(int(number))
+            failures.append(PdfUnrenderable(int(number), cause))
+    if returncode != 0 and started is not None and started not in done:
+        timed_out = returncode in (-signal.SIGALRM, -signal.SIGXCPU, -signal.SIGKILL)
+        failures.append(PdfUnrenderable(started, TIMEOUT if timed_out else CRASHED))
+    elif returncode != 0 and not failures:
+        failures.append(PdfUnrenderable(0, CRASHED))  # died before its first page
+    return failures
+
+
+def _limit_memory() -> None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            mapped = next(
+                int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:")
+            )
+    except (OSError, StopIteration):  # not Linux: bound the whole address space
+        mapped = 0
+    limit = mapped + CHILD_MEMORY_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _child(page_seconds: int) -> None:
+    """The sandboxed side of `pages_check`: the PDF on stdin, one line per page out."""
+    pdf = sys.stdin.buffer.read()
+    _limit_memory()
+    cpu = CHILD_START_SECONDS + page_seconds * 4
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    out = sys.stdout
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        for number in range(doc.page_count):
+            print(f"start {number}", file=out, flush=True)
+            signal.alarm(page_seconds)  # no handler: the default action ends the child
+            try:
+                page_pixmap(doc, number)
+            except PdfUnrenderable as failure:
+                print(f"bad {number} {failure.cause}", file=out, flush=True)
+            else:
+                print(f"ok {number}", file=out, flush=True)
+            finally:
+                signal.alarm(0)
+
+
+if __name__ == "__main__":
+    _child(int(sys.argv[1]) if len(sys.argv) > 1 else PAGE_SECONDS)

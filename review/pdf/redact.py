@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from review.pdf.geometry import Box, display_rect, normalize, page_rect
+from review.pdf.render import REVIEW_DPI, page_png
 
 BLACK = (0.0, 0.0, 0.0)
 WHITE = (1.0, 1.0, 1.0)
@@ -201,11 +202,7 @@ def _stamp(
         size -= 0.5
 
 
-def render_page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = 100) -> bytes:
-    """Render one page (rotation applied, annotations included) as PNG bytes."""
-    doc = open_pdf(pdf) if isinstance(pdf, bytes) else pdf
-    try:
-        return doc[page].get_pixmap(dpi=dpi, annots=True).tobytes("png")
-    finally:
-        if doc is not pdf:
-            doc.close()
+def render_page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = REVIEW_DPI) -> bytes:
+    """Render one page (rotation applied, annotations included) as PNG bytes, under the
+    limits of `review.pdf.render`; a page that cannot be drawn raises PdfUnrenderable."""
+    return page_png(pdf, page, dpi=dpi)

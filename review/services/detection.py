@@ -13,6 +13,7 @@ from audit.clock import db_now
 from audit.services import Actor, actor_label
 from intake.models import Document
 from review import metrics
+from review.errors import PermanentFailure
 from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
 from review.pdf.detect import (
     HIDDEN_CONTENT,
@@ -21,7 +22,9 @@ from review.pdf.detect import (
     DetectionResult,
     detect,
 )
+from review.pdf.opencheck import pages_check
 from review.pdf.patterns import NER_CATEGORIES
+from review.pdf.render import PdfUnrenderable, unrenderable_reason
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
 from review.services.decisions import MarkFields, proposal_create
@@ -53,7 +56,15 @@ def detection_policy_for(document: Document) -> DetectionPolicy:
         return base
     known: set[tuple[str, str]] = set()
     for other in submission.documents.exclude(pk=document.pk).order_by("pk"):
-        known.update(_entities_of(other.source_sha256, original_bytes(other), base))
+        pdf = original_bytes(other)
+        try:
+            # A sibling that cannot be drawn or read (it goes to the dead-letter queue on
+            # its own) lends no names: reading it in this process could take hours or
+            # fail, and it must not hold up the readable documents of its submission.
+            if not _unrenderable_pages(other.source_sha256, pdf):
+                known.update(_entities_of(other.source_sha256, pdf, base))
+        except DetectionError:
+            continue
     return replace(base, known_entities=tuple(sorted(known)))
 
 
@@ -98,6 +109,30 @@ def _detected_marks(result: DetectionResult) -> list[MarkFields]:
     ]
 
 
+def pages_drawable_require(sha256: str, pdf: bytes) -> None:
+    """Detection's open check: every page must draw for a reviewer, under the limits, in
+    the sandboxed child (`review.pdf.opencheck.pages_check`). A page that cannot is
+    known now, before any reviewer claims the document: PermanentFailure with
+    `unrenderable_page@p…`, which the failure policy sends to the dead-letter queue."""
+    failures = _unrenderable_pages(sha256, pdf)
+    if failures:
+        raise PermanentFailure(unrenderable_reason(list(failures)))
+
+
+def _unrenderable_pages(sha256: str, pdf: bytes) -> tuple[PdfUnrenderable, ...]:
+    """The page check's findings for one original, kept in this process's memory: the
+    siblings of a submission ask for each other's (a child process each time
+    otherwise)."""
+    if sha256 not in _CHECK_CACHE:
+        if len(_CHECK_CACHE) >= _ENTITY_CACHE_SIZE:
+            _CHECK_CACHE.pop(next(iter(_CHECK_CACHE)))
+        _CHECK_CACHE[sha256] = tuple(pages_check(pdf))
+    return _CHECK_CACHE[sha256]
+
+
+_CHECK_CACHE: dict[str, tuple[PdfUnrenderable, ...]] = {}
+
+
 def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     """Write proposal version 1 for an accepted item and move it to `proposed`.
 
@@ -112,9 +147,13 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
         return existing  # done before: a redelivery
     if item.state != ItemState.ACCEPTED:
         return None  # the item moved on (closed as failed)
+    pdf = original_bytes(document)
     try:
-        result = detect(original_bytes(document), detection_policy_for(document))
-    except DetectionError:
+        pages_drawable_require(document.source_sha256, pdf)
+        result = detect(pdf, detection_policy_for(document))
+    except (DetectionError, PermanentFailure):
+        # Both are the document's bytes failing to open, parse or draw: the same bytes
+        # fail again (a transient storage error is neither, and is not counted).
         metrics.observe_parse_failure()
         raise
     marks = _detected_marks(result)

@@ -8,14 +8,15 @@ import datetime as dt
 import secrets
 
 from django.db import transaction
+from django.db.models.functions import Now
 
 from audit.clock import db_now
 from audit.services import Actor
 from review.errors import InvalidDecision
-from review.models import DeadLetter, Hold, ItemState, Outbox, ReviewItem
+from review.models import Claim, DeadLetter, Hold, ItemState, Outbox, ReviewItem
 from review.selectors import policy_current
 from review.services.outbox import outbox_add
-from review.services.transitions import item_event_emit, item_lock
+from review.services.transitions import item_event_emit, item_lock, item_transition_locked
 
 RETRY_BASE_SECONDS = 30
 RETRY_MAX_SECONDS = 3600
@@ -89,6 +90,55 @@ def dead_letter_record(*, item_id: int, reason: str, actor: Actor) -> DeadLetter
             extra={"dead_letter": letter.pk, "reason": reason[:200]},
         )
         return letter
+
+
+# Items a page failure takes out of review: waiting for it or in it. An approved item's
+# failures belong to its release task and the failure policy above.
+QUARANTINED_STATES = (ItemState.PROPOSED, ItemState.IN_REVIEW)
+
+
+def item_quarantine(*, item_id: int, reason: str, actor: Actor) -> ReviewItem:
+    """A page of the item's document cannot be drawn for a reviewer (or MuPDF failed on
+    the document while a decision was saved): in one transaction, end the open claim at
+    once (released, so the reviewer may claim other work), send an item in review back
+    to `proposed`, count the failure and park the item in the dead-letter queue with
+    `reason` (REVIEW_FAILURE, MOVED_TO_DLQ). Claim next takes only unheld items, so
+    nobody is handed it again until compliance requeues it (`dead_letter_requeue`) or
+    closes it (`item_close`). Idempotent: the second failing page of the same document
+    finds it parked and changes nothing."""
+    reason = reason[:200]
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        if item.state not in QUARANTINED_STATES or item.hold == Hold.DEAD_LETTER:
+            return item
+        now = db_now()
+        claim_ids = list(
+            Claim.objects.filter(item=item, ended_at__isnull=True).values_list("pk", flat=True)
+        )
+        Claim.objects.filter(pk__in=claim_ids, ended_at__isnull=True).update(
+            ended_at=Now(), outcome=Claim.Outcome.RELEASED
+        )
+        if item.state == ItemState.IN_REVIEW:
+            item_transition_locked(
+                item,
+                to_state=ItemState.PROPOSED,
+                actor=actor,
+                event_type="RELEASED",
+                extra={"claim": claim_ids[0] if claim_ids else None, "reason": reason},
+                now=now,
+            )
+        item.attempts += 1
+        item.save(update_fields=["attempts"])
+        item_event_emit(
+            item,
+            "REVIEW_FAILURE",
+            actor=actor,
+            attempt=item.attempts,
+            extra={"reason": reason, "permanent": True, "task": "page_render"},
+        )
+        dead_letter_record(item_id=item.pk, reason=reason, actor=actor)
+        item.refresh_from_db(fields=["hold", "last_failure_reason"])
+        return item
 
 
 def dead_letter_requeue(*, dead_letter_id: int, reason: str, actor: Actor) -> ReviewItem:

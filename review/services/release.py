@@ -26,10 +26,20 @@ from review.errors import (
     InvalidDecision,
     NotAllowed,
     NotReady,
+    PagesNotSeen,
     PermanentFailure,
     StaleProposal,
 )
-from review.models import Approval, Artifact, Claim, ItemState, Mark, Outbox, ReviewItem
+from review.models import (
+    Approval,
+    Artifact,
+    Claim,
+    ClaimPage,
+    ItemState,
+    Mark,
+    Outbox,
+    ReviewItem,
+)
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.sign import make_signer, sign_pdf
@@ -77,6 +87,7 @@ def item_approve(
         expected = proposal_preview(latest).sha256
         if preview_sha256 != expected:
             raise StaleProposal("the preview you saw is not the preview of these marks; reload")
+        pages_seen_require(claim_id=claim_id, page_count=item.document.page_count)
         claim_end(claim_id=claim_id, item=item, reviewer=reviewer, outcome=Claim.Outcome.SUBMITTED)
         approval = Approval.objects.create(
             item=item,
@@ -98,10 +109,25 @@ def item_approve(
                 "claim": claim_id,
                 "proposal_version": latest.version,
                 "preview_sha256": preview_sha256,
+                "pages_seen": item.document.page_count,
             },
         )
         outbox_add(item=item, task=Outbox.Task.RENDER_AND_SIGN, reason="approved")
         return approval
+
+
+def pages_seen_require(*, claim_id: int, page_count: int) -> None:
+    """Raise PagesNotSeen, naming them, unless every page was drawn for the reviewer
+    under this claim (DESIGN rule 8: nobody approves a page they never received)."""
+    seen = set(ClaimPage.objects.filter(claim_id=claim_id).values_list("page", flat=True))
+    missing = [page + 1 for page in range(page_count) if page not in seen]
+    if missing:
+        shown = ", ".join(str(page) for page in missing[:20]) + (" …" if len(missing) > 20 else "")
+        raise PagesNotSeen(
+            f"page{'s' if len(missing) > 1 else ''} {shown} of {page_count} "
+            f"{'were' if len(missing) > 1 else 'was'} never shown to you during this claim; "
+            "view every page before approving"
+        )
 
 
 def _store_derivative(data: bytes) -> tuple[str, str]:

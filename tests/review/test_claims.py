@@ -16,7 +16,7 @@ from review.services.decisions import MarkChange, NewMark, item_escalate, propos
 from review.services.release import item_approve
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.factories import admitted_items, decide_all
+from tests.factories import admitted_items, decide_all, view_every_page
 
 LETTER = simple_pdf(["Requester SSN 123-45-6789", "Reply to jo@example.com"])
 
@@ -164,6 +164,7 @@ def test_approval_binds_source_proposal_and_preview_hashes(
     claim = claim_next(reviewer=reviewer)
     v2 = decide_all(item, claim, reviewer)
     preview = proposal_preview(v2).sha256
+    view_every_page(item, reviewer)
 
     with django_capture_on_commit_callbacks() as callbacks:
         approval = item_approve(

@@ -12,7 +12,7 @@ from review.services.release import artifact_render
 from review.tasks import render_and_sign
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.factories import admitted_items, decide_all
+from tests.factories import admitted_items, decide_all, view_every_page
 
 pytestmark = pytest.mark.django_db
 
@@ -63,6 +63,7 @@ def test_legal_hold_placed_after_approval_blocks_rendering_and_signing(
     from review.services.release import item_approve
 
     item, claim, reviewer, v2 = _claimed_and_decided()
+    view_every_page(item, reviewer)
     with django_capture_on_commit_callbacks(execute=False):
         item_approve(
             item_id=item.pk,

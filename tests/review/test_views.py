@@ -118,6 +118,7 @@ def test_saving_decisions_then_approving_through_the_pages(
     assert saved.json()["version"] == 2
     v2 = latest_proposal(item.document)
     assert saved.json()["preview_sha256"] == proposal_preview(v2).sha256
+    assert reviewer_client.get(f"/items/{item.pk}/pages/0.png").status_code == 200
 
     with django_capture_on_commit_callbacks():
         approved = reviewer_client.post(
