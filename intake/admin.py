@@ -1,9 +1,10 @@
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from intake.models import Document, Exemption, Jurisdiction, RejectedSubmission, Submission
@@ -112,19 +113,42 @@ class DocumentAdmin(ReadOnlyAdmin):
     @admin.display(description="downloads")
     def release(self, obj: Document) -> str:
         """One link a line (no link inside running text); the signed PDF and its log only
-        once the document is signed."""
-        links = [("audit evidence", reverse("document-evidence", args=[obj.pk]))]
+        once the document is signed. Once its bytes were disposed of under the retention
+        schedule, the day and version stand in place of the PDF."""
         item = getattr(obj, "item", None)
-        if item is not None and item.state == "signed":
-            links[:0] = [
-                ("signed PDF", reverse("review:document_output", args=[obj.pk])),
-                ("redaction log", reverse("review:document_redaction_log", args=[obj.pk])),
-            ]
+        signed = item is not None and item.state == "signed"
+        # Disposals are review's records (a reverse relation: intake does not import review).
+        disposals = sorted(obj.disposals.all(), key=lambda d: d.disposed_at)  # type: ignore[attr-defined]
+        links = [
+            *(
+                [("signed PDF", reverse("review:document_output", args=[obj.pk]))]
+                if signed and not disposals
+                else []
+            ),
+            *(
+                [("redaction log", reverse("review:document_redaction_log", args=[obj.pk]))]
+                if signed
+                else []
+            ),
+            ("audit evidence", reverse("document-evidence", args=[obj.pk])),
+        ]
         line_break = mark_safe("<br>")  # noqa: S308 - a constant
-        return format_html_join(line_break, '<a href="{}">{}</a>', ((u, t) for t, u in links))
+        html = format_html_join(line_break, '<a href="{}">{}</a>', ((u, t) for t, u in links))
+        if disposals:
+            first = disposals[0]
+            return format_html(
+                "bytes disposed of {} (retention v{})<br>{}",
+                f"{first.disposed_at:%Y-%m-%d}",
+                first.retention.version,
+                html,
+            )
+        return html
 
     search_fields = ["=id", "=source_sha256", "=job_key", "object_id"]
     list_select_related = ["submission", "item"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
+        return super().get_queryset(request).prefetch_related("disposals__retention")
 
 
 @admin.register(RejectedSubmission)

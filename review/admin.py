@@ -435,7 +435,7 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
 @admin.register(Disposal)
 class DisposalAdmin(ReadOnlyAdmin):
     """What the retention schedule disposed of: per document and kind, when, under which
-    version, with the hashes of the bytes deleted. `manage.py dispose_expired --dry-run`
+    version, with the hashes of the bytes deleted. `manage.py dispose --dry-run`
     lists what the next pass would dispose of."""
 
     list_display = ["document", "kind", "retention", "disposed_at", "deleted_at"]

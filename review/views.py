@@ -22,7 +22,7 @@ from intake.models import Document, Submission
 from intake.selectors import exemption_catalogue, exemption_titles
 from review import health, selectors
 from review.downloads import pdf_attachment, redaction_log_attachment
-from review.errors import ClaimLost, InvalidDecision, UnrenderableDocument
+from review.errors import ClaimLost, InvalidDecision, OutputDisposed, UnrenderableDocument
 from review.models import Claim, Queue, ReviewItem
 from review.pdf.geometry import ShownBox, boxes_from_shown
 from review.pdf.render import MUPDF_ERRORS, notice_png
@@ -37,6 +37,7 @@ from review.services.decisions import (
 )
 from review.services.release import artifact_download, item_approve
 from review.services.rendering import document_check_quarantine, page_image_render
+from review.services.retention import original_disposed_check
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -149,6 +150,11 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
         return _no_store(render(request, "review/not_yours.html", {"item_id": item_id}, status=403))
+    try:
+        original_disposed_check(item.document)
+    except OutputDisposed as gone:
+        context = {"item_id": item_id, "message": str(gone)}
+        return _no_store(render(request, "review/disposed.html", context, status=410))
     view_model = selectors.review_view_model(item=item)
     jurisdiction = item.document.submission.jurisdiction
     context = {
@@ -210,6 +216,10 @@ def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpRe
         return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
     if not 0 <= page < item.document.page_count:
         return _no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
+    try:
+        original_disposed_check(item.document)
+    except OutputDisposed as gone:
+        return _no_store(HttpResponse(str(gone), status=410, content_type="text/plain"))
     png = page_image_render(
         viewer=request.user,
         item=item,

@@ -162,6 +162,15 @@ def document_disposals(document: Any) -> dict[str, Disposal]:
     }
 
 
+def _disposed(disposal: Disposal, what: str, days: int) -> OutputDisposed:
+    retention = disposal.retention
+    return OutputDisposed(
+        f"{what} was disposed of on {disposal.disposed_at:%Y-%m-%d} under "
+        f"{retention.jurisdiction_id} retention v{retention.version} "
+        f"({days} days after the item ended); its hashes and the audit ledger are kept"
+    )
+
+
 def output_disposed_check(document: Any) -> None:
     """Raise OutputDisposed (410) if the document's signed output was disposed of. A
     document that never had one (closed as failed) keeps its usual answer."""
@@ -174,13 +183,19 @@ def output_disposed_check(document: Any) -> None:
         disposal is not None
         and Artifact.objects.filter(document=document, signed_at__isnull=False).exists()
     ):
-        retention = disposal.retention
-        raise OutputDisposed(
-            f"the signed output was disposed of on {disposal.disposed_at:%Y-%m-%d} under "
-            f"{retention.jurisdiction_id} retention v{retention.version} "
-            f"({retention.derivatives_days} days after the item ended); its hashes and "
-            "the audit ledger are kept"
-        )
+        raise _disposed(disposal, "the signed output", disposal.retention.derivatives_days)
+
+
+def original_disposed_check(document: Any) -> None:
+    """Raise OutputDisposed (410) if the document's original (so every page image) was
+    disposed of."""
+    disposal = (
+        Disposal.objects.filter(document=document, kind=Kind.ORIGINAL)
+        .select_related("retention")
+        .first()
+    )
+    if disposal is not None:
+        raise _disposed(disposal, "the original", disposal.retention.originals_days)
 
 
 def _unheld() -> Q:
@@ -234,7 +249,7 @@ class DisposalPlan:
 
 def disposal_plan(*, now: dt.datetime | None = None, limit: int = BATCH) -> DisposalPlan:
     """What a pass at `now` (the database clock by default) would dispose of: at most
-    `limit` documents, oldest ended first. Changes nothing (`dispose_expired --dry-run`)."""
+    `limit` documents, oldest ended first. Changes nothing (`dispose --dry-run`)."""
     now = now or db_now()
     segments = _segments()
     plan = DisposalPlan()

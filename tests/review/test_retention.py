@@ -198,6 +198,14 @@ def test_api_and_downloads_answer_truthfully_after_disposal(
     assert page.status_code == 410
     listed = officer_client.get("/admin/review/disposal/", {"q": str(item.document_id)})
     assert listed.status_code == 200 and listed.context["cl"].result_count == 3
+    documents = officer_client.get("/admin/intake/document/", {"q": str(item.document_id)})
+    assert f"bytes disposed of {disposed_at:%Y-%m-%d} (retention v1)" in documents.text
+    assert "signed PDF" not in documents.text
+    # and the item's pages say so too, instead of failing on a missing file
+    item_page = officer_client.get(f"/items/{item.pk}/")
+    assert item_page.status_code in (200, 410), item_page.status_code
+    assert "disposed" in item_page.text
+    assert officer_client.get(f"/items/{item.pk}/pages/0.png").status_code == 410
     # while the ledger-side records stay: the redaction log, the events, the evidence
     assert api.get(f"{url}redaction-log.csv").status_code == 200
     events = api.get(f"/api/v1/documents/{item.document_id}/events/").json()
@@ -284,7 +292,7 @@ def test_a_file_shared_with_a_live_document_waits_for_it(officer):
     assert not Disposal.objects.exists()
 
 
-def test_dispose_expired_dry_run_lists_what_would_go_and_changes_nothing(officer):
+def test_dispose_dry_run_lists_what_would_go_and_changes_nothing(officer):
     (item,) = admitted_items({"a.pdf": _letter()}, detect=False)
     item_close(item_id=item.pk, reason_code=CloseReason.WITHDRAWN, note="", actor=officer)
     _publish(30)
@@ -293,7 +301,7 @@ def test_dispose_expired_dry_run_lists_what_would_go_and_changes_nothing(officer
     events = AuditEvent.objects.count()
 
     out = StringIO()
-    call_command("dispose_expired", "--dry-run", stdout=out)
+    call_command("dispose", "--dry-run", stdout=out)
 
     assert f"would dispose {item.document_id} item={item.pk} US-FED retention v1" in out.getvalue()
     assert "would dispose of 1 document(s)" in out.getvalue()
@@ -301,7 +309,7 @@ def test_dispose_expired_dry_run_lists_what_would_go_and_changes_nothing(officer
     assert not Disposal.objects.exists()
     assert AuditEvent.objects.count() == events
 
-    call_command("dispose_expired", stdout=StringIO())
+    call_command("dispose", stdout=StringIO())
 
     assert not _exists("originals", item.document.original_path)
     assert Disposal.objects.filter(document=item.document).count() == 3

@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         dry_run = bool(options["dry_run"])
-        report = disposal_run(actor="system:dispose_expired", dry_run=dry_run)
+        report = disposal_run(actor="system:dispose", dry_run=dry_run)
         for planned in report.planned:
             item = planned.item
             self.stdout.write(
