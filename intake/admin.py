@@ -118,7 +118,7 @@ class DocumentAdmin(ReadOnlyAdmin):
         item = getattr(obj, "item", None)
         signed = item is not None and item.state == "signed"
         # Disposals are review's records (a reverse relation: intake does not import review).
-        disposals = sorted(obj.disposals.all(), key=lambda d: d.disposed_at)  # type: ignore[attr-defined]
+        disposals = sorted(obj.disposals.all(), key=lambda d: d.disposed_at)
         links = [
             *(
                 [("signed PDF", reverse("review:document_output", args=[obj.pk]))]
