@@ -37,6 +37,13 @@ class OneRequestAtATime(ThreadedWSGIServer):
 LiveServerThread.server_class = OneRequestAtATime
 
 
+def between_requests():
+    """For a test's own database writes while the browser is busy: the live server shares
+    the test's connection, so the write waits until no request is being answered (it
+    would otherwise land inside a request's transaction)."""
+    return OneRequestAtATime.lock
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Per module: Playwright's event loop must be gone before other tests run (pyHanko

@@ -7,7 +7,7 @@ from review.models import ItemState, Proposal, ReviewItem
 from review.roles import REVIEWER
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import between_requests, screenshot
 from tests.factories import admitted_items
 
 PASSWORD = "browser-test-pw-1"
@@ -142,7 +142,8 @@ def test_a_hold_placed_during_review_shows_on_the_open_page_within_a_heartbeat(
     item, page = _claimed_page(new_page, live_server)
     assert page.locator("#hold-now").is_hidden()
 
-    legal_hold_place(reason="litigation", actor="user:olga", document=item.document)
+    with between_requests():
+        legal_hold_place(reason="litigation", actor="user:olga", document=item.document)
 
     page.locator("#hold-now").wait_for(timeout=5000)
     assert page.locator("#hold-now").inner_text() == "legal hold"
@@ -184,7 +185,8 @@ def test_after_the_lease_ran_out_claim_again_keeps_the_decisions_made(
     page.keyboard.press("j")
     page.keyboard.press("a")
 
-    Claim.objects.filter(pk=first.pk).update(expires_at=Now())  # the lease runs out
+    with between_requests():
+        Claim.objects.filter(pk=first.pk).update(expires_at=Now())  # the lease runs out
     page.get_by_role("button", name="Claim again").wait_for(timeout=5000)
     assert "still free" in page.locator("#lease-warning-text").inner_text()
     page.get_by_role("button", name="Claim again").click()
@@ -216,9 +218,10 @@ def test_claim_again_is_not_offered_once_someone_else_has_the_item(new_page, liv
     page.keyboard.press("j")
     page.keyboard.press("a")
 
-    Claim.objects.filter(item=item, ended_at__isnull=True).update(expires_at=Now())
-    sweep_pass()
-    assert claim_next(reviewer=user_create("otto", role=REVIEWER)).item_id == item.pk
+    with between_requests():
+        Claim.objects.filter(item=item, ended_at__isnull=True).update(expires_at=Now())
+        sweep_pass()
+        assert claim_next(reviewer=user_create("otto", role=REVIEWER)).item_id == item.pk
 
     page.get_by_text("claimed by someone else or put on hold").first.wait_for(timeout=5000)
     assert page.get_by_role("button", name="Claim again").is_hidden()
