@@ -57,15 +57,8 @@ def claim_next(*, reviewer: User) -> Claim | None:
             .values_list("policy_id", "now")
             .get()
         )
-        held = Claim.objects.filter(
-            reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
-        ).count()
         policy = policy_version(policy_id)
-        if held >= policy.max_open_claims_per_reviewer:
-            raise DomainError(
-                f"you already hold {held} open claim(s); finish or release it first",
-                code="claim_limit",
-            )
+        _claim_limit_require(reviewer, policy)
         pool = (
             ReviewItem.objects.filter(state=ItemState.PROPOSED, hold=Hold.NONE, queue__in=queues)
             .exclude(open_legal_hold_exists())
@@ -83,22 +76,41 @@ def claim_next(*, reviewer: User) -> Claim | None:
         item = pool.exclude(Exists(released_by_me)).first() or pool.first()
         if item is None:
             return None
-        claim = Claim.objects.create(
-            item=item,
-            reviewer=reviewer,
-            claimed_at=now,
-            expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
-        )
         # The pick above holds the item's lock: the transition needs no second one.
-        item_transition_locked(
-            item,
-            to_state=ItemState.IN_REVIEW,
-            actor=reviewer,
-            event_type="CLAIMED",
-            extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
-            now=now,
+        return _claim_locked(item, reviewer, policy, now)
+
+
+def _claim_limit_require(reviewer: User, policy: Policy) -> None:
+    """Refuse a claim past the policy's limit. Caller holds the reviewer's row lock, so
+    this count sees every claim the reviewer's other tabs committed."""
+    held = Claim.objects.filter(
+        reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
+    ).count()
+    if held >= policy.max_open_claims_per_reviewer:
+        raise DomainError(
+            f"you already hold {held} open claim(s); finish or release it first",
+            code="claim_limit",
         )
-        return claim
+
+
+def _claim_locked(item: ReviewItem, reviewer: User, policy: Policy, now: dt.datetime) -> Claim:
+    """Open a claim on `item` (whose row lock the caller holds) with the policy's lease,
+    and record the move to in review."""
+    claim = Claim.objects.create(
+        item=item,
+        reviewer=reviewer,
+        claimed_at=now,
+        expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
+    )
+    item_transition_locked(
+        item,
+        to_state=ItemState.IN_REVIEW,
+        actor=reviewer,
+        event_type="CLAIMED",
+        extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
+        now=now,
+    )
+    return claim
 
 
 def claim_item(*, item_id: int, reviewer: User) -> Claim:
@@ -139,14 +151,7 @@ def claim_item(*, item_id: int, reviewer: User) -> Claim:
                 f"item {item.pk} is {item.state}, no longer waiting for review",
                 code="not_claimable",
             )
-        held = Claim.objects.filter(
-            reviewer=reviewer, ended_at__isnull=True, expires_at__gt=now
-        ).count()
-        if held >= policy.max_open_claims_per_reviewer:
-            raise DomainError(
-                f"you already hold {held} open claim(s); finish or release it first",
-                code="claim_limit",
-            )
+        _claim_limit_require(reviewer, policy)
         if current is not None:
             # The lease ran out and the sweeper has not been by: end the claim as it would
             # (the item lock keeps the sweeper out until this commits).
@@ -161,21 +166,7 @@ def claim_item(*, item_id: int, reviewer: User) -> Claim:
                 extra={"claim": current.pk, "previous_owner": current.reviewer.get_username()},
                 now=now,
             )
-        claim = Claim.objects.create(
-            item=item,
-            reviewer=reviewer,
-            claimed_at=now,
-            expires_at=now + dt.timedelta(minutes=policy.lease_minutes),
-        )
-        item_transition_locked(
-            item,
-            to_state=ItemState.IN_REVIEW,
-            actor=reviewer,
-            event_type="CLAIMED",
-            extra={"claim": claim.pk, "lease_seconds": policy.lease_minutes * 60},
-            now=now,
-        )
-        return claim
+        return _claim_locked(item, reviewer, policy, now)
 
 
 def claim_end(*, claim_id: int, item: ReviewItem, reviewer: User, outcome: str) -> None:
