@@ -56,16 +56,26 @@ def check_page(page: int, page_count: int) -> None:
         raise ValueError(f"mark on page {page} outside 0..{page_count - 1}")
 
 
+def _burn_in_prepare(
+    doc: pymupdf.Document, marks: Sequence[RedactionMark]
+) -> dict[int, list[RedactionMark]]:
+    """The burn-in's steps before any page is burned: the marks by page (each page
+    checked), foreign redaction annotations dropped, annotations and form fields baked
+    into the page content."""
+    per_page: dict[int, list[RedactionMark]] = defaultdict(list)
+    for mark in marks:
+        check_page(mark.page, doc.page_count)
+        per_page[mark.page].append(mark)
+    _drop_foreign_redactions(doc)
+    doc.bake(annots=True, widgets=True)
+    return per_page
+
+
 def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
     """Apply the approved `marks` to `pdf` and return the rewritten file."""
     doc = open_pdf(pdf)
     try:
-        per_page: dict[int, list[RedactionMark]] = defaultdict(list)
-        for mark in marks:
-            check_page(mark.page, doc.page_count)
-            per_page[mark.page].append(mark)
-        _drop_foreign_redactions(doc)
-        doc.bake(annots=True, widgets=True)
+        per_page = _burn_in_prepare(doc, marks)
         for page_no in sorted(per_page):
             _burn_page(doc[page_no], per_page[page_no])
         return doc.tobytes(**SAVE_OPTIONS)
@@ -86,12 +96,7 @@ def removed_areas(pdf: bytes, marks: Sequence[RedactionMark]) -> list[tuple[int,
     """
     doc = open_pdf(pdf)
     try:
-        per_page: dict[int, list[RedactionMark]] = defaultdict(list)
-        for mark in marks:
-            check_page(mark.page, doc.page_count)
-            per_page[mark.page].append(mark)
-        _drop_foreign_redactions(doc)
-        doc.bake(annots=True, widgets=True)
+        per_page = _burn_in_prepare(doc, marks)
         areas: list[tuple[int, Box]] = []
         for page_no in sorted(per_page):
             page = doc[page_no]
