@@ -37,6 +37,7 @@ from review.pdf.detect import HIDDEN_CONTENT, hidden_content_hash
 from review.pdf.geometry import Box, shown_layout
 from review.pdf.hidden import find_hidden
 from review.pdf.redact import RedactionMark, burn_in, removed_areas, render_page_png
+from review.pdf.render import CAUSE_WORDS, UNRENDERABLE_PAGE
 
 QUEUE_PAGE_LIMIT = 200
 PREVIEW_CACHE_SECONDS = 600
@@ -376,7 +377,14 @@ def redaction_log_csv(rows: list[dict[str, Any]]) -> str:
 
 def failure_explained(reason: str) -> str:
     """A stored failure reason in words: for a failed release gate, each check and the
-    pages it failed on (`verification_failed:unseen_content@p2,5;text_under_box@p1`)."""
+    pages it failed on (`verification_failed:unseen_content@p2,5;text_under_box@p1`);
+    for a document that cannot be drawn, the pages and why
+    (`unrenderable_page@p2,5:content`)."""
+    unrenderable = UNRENDERABLE_PAGE + "@p"
+    if reason.startswith(unrenderable):
+        pages, _, cause = reason[len(unrenderable) :].partition(":")
+        why = CAUSE_WORDS.get(cause, cause)
+        return f"Page {pages.replace(',', ', ')} cannot be drawn for review: {why}"
     prefix = "verification_failed:"
     if not reason.startswith(prefix):
         return reason

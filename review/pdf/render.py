@@ -61,6 +61,18 @@ MEMORY = "memory"
 TIMEOUT = "timeout"  # the sandboxed check only
 CRASHED = "crashed"  # the sandboxed check only: the child died
 UNRENDERABLE_PAGE = "unrenderable_page"
+# Each cause as the compliance screens say it.
+CAUSE_WORDS = {
+    TOO_LARGE: "the page is too large to draw legibly",
+    IMAGE_TOO_LARGE: "an image on it is too large to decode",
+    TOO_COMPLEX: "its drawings repeat each other too many times",
+    NO_SUCH_PAGE: "the page tree does not lead to it",
+    CONTENT: "its content cannot be drawn",
+    RECURSION: "its content is nested too deep",
+    MEMORY: "drawing it runs out of memory",
+    TIMEOUT: "drawing it takes too long",
+    CRASHED: "drawing it crashed the renderer",
+}
 
 # What MuPDF raises through PyMuPDF: its own error classes and, for some, RuntimeError.
 # RecursionError is a RuntimeError too.

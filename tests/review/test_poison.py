@@ -207,6 +207,21 @@ def test_a_quarantined_item_is_handed_out_again_only_after_compliance_requeues_i
     assert _claimed_item_id(browser.post("/claim-next/")) == poison.pk
 
 
+def test_compliance_reads_why_a_quarantined_document_cannot_be_reviewed(officer_client):
+    poison = _in_queue_unchecked(poison_case("huge_image").pdf, priority=0)
+    browser = _browser(user_create("rita", role=REVIEWER))
+    assert _claimed_item_id(browser.post("/claim-next/")) == poison.pk
+    assert browser.get(f"/items/{poison.pk}/pages/1.png").status_code == 409
+
+    timeline = officer_client.get(f"/ops/items/{poison.pk}/")
+
+    assert timeline.status_code == 200
+    assert (
+        "Page 2 cannot be drawn for review: an image on it is too large to decode"
+        in timeline.content.decode()
+    )
+
+
 def test_approve_is_refused_naming_the_pages_the_reviewer_never_received():
     admitted_items({"two.pdf": _two_page_letter()})
     rita = user_create("rita", role=REVIEWER)
