@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 
 from audit.clock import db_now
 from audit.models import GENESIS_HASH, AuditEvent
@@ -91,15 +92,12 @@ def _lock_chain_heads(
                 heads[chain] = (position, row_hash)
         # Every row carries the same order numbers and time.
         return heads, list(rows[0][3]), rows[0][4].astimezone(dt.UTC)
-    for chain in chains:
-        head = (
-            AuditEvent.objects.filter(chain=chain)
-            .order_by("-position")
-            .values_list("position", "row_hash")
-            .first()
-        )
-        if head is not None and head[0] is not None:
-            heads[chain] = (head[0], head[1])
+    newest = AuditEvent.objects.filter(chain=OuterRef("chain"), position__isnull=False)
+    for chain, position, row_hash in AuditEvent.objects.filter(
+        chain__in=chains,
+        position=Subquery(newest.order_by("-position").values("position")[:1]),
+    ).values_list("chain", "position", "row_hash"):
+        heads[chain] = (position or 0, row_hash)
     last = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first()
     sequences = list(range((last or 0) + 1, (last or 0) + 1 + events))
     return heads, sequences, db_now()

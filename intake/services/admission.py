@@ -298,8 +298,7 @@ def _persist(
             )
             for c, original_path in zip(checked, stored, strict=True)
         ]
-        for document in documents:
-            document.save(force_insert=True)
+        Document.objects.bulk_create(documents)
         high_lane = priority_score >= settings.HIGH_LANE_MIN_SCORE
         opened = handoff.items_open(
             documents=documents,

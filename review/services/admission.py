@@ -11,7 +11,7 @@ from intake.models import Document
 from review.models import ItemState, Outbox, ReviewItem
 from review.priority import item_priority
 from review.selectors import policy_current
-from review.services.outbox import outbox_add
+from review.services.outbox import outbox_add_new
 
 
 def admission_policy() -> AdmissionPolicy:
@@ -31,19 +31,22 @@ def items_open(
     received_at: dt.datetime,
 ) -> list[OpenedItem]:
     """Runs inside admission's transaction (intake audits the admission with these item
-    ids); the detection rows commit with it."""
-    opened = []
-    for document in documents:
-        item = ReviewItem.objects.create(
+    ids); the detection rows commit with it. A few statements whatever the number of
+    documents: one insert of the items, one of their outbox rows."""
+    priority = item_priority(time_left=deadline - received_at, priority_score=priority_score)
+    items = ReviewItem.objects.bulk_create(
+        ReviewItem(
             document=document,
             state=ItemState.ACCEPTED,
             sla_class=sla_class,
             deadline=deadline,
-            priority=item_priority(time_left=deadline - received_at, priority_score=priority_score),
+            priority=priority,
             state_changed_at=received_at,
         )
-        outbox_add(item=item, task=Outbox.Task.DETECT, reason="admitted")
-        opened.append(
-            OpenedItem(document=document, item_id=item.pk, state=item.state, deadline=deadline)
-        )
-    return opened
+        for document in documents
+    )
+    outbox_add_new(items=items, task=Outbox.Task.DETECT, reason="admitted", now=received_at)
+    return [
+        OpenedItem(document=item.document, item_id=item.pk, state=item.state, deadline=deadline)
+        for item in items
+    ]

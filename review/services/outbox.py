@@ -12,6 +12,7 @@ that dropped it). Tasks are idempotent, so a second delivery is harmless.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -51,6 +52,28 @@ def outbox_add(
         Outbox.objects.filter(pk=row.pk).update(due_at=due_at)
     _relay_after_commit()
     return row
+
+
+def outbox_add_new(
+    *, items: Sequence[ReviewItem], task: str, reason: str, now: dt.datetime
+) -> list[Outbox]:
+    """`outbox_add` for items created in the caller's transaction (no row of theirs can
+    exist yet): one insert for all of them, due at `now`."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("an outbox row is written in the transaction of its state change")
+    rows = Outbox.objects.bulk_create(
+        Outbox(
+            item=item,
+            task=task,
+            lane=_lane(item),
+            reason=reason[:40],
+            created_at=now,
+            due_at=now,
+        )
+        for item in items
+    )
+    _relay_after_commit()
+    return rows
 
 
 def _relay_after_commit() -> None:

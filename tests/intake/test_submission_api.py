@@ -282,3 +282,22 @@ def test_twenty_concurrent_identical_posts_create_exactly_one_submission():
     assert Submission.objects.count() == 1
     assert Document.objects.count() == 1
     assert ReviewItem.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_admission_statements_do_not_grow_with_the_number_of_files(
+    api, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def statements(files: int) -> int:
+        uploads = [upload(f"{n}.pdf", pdf_bytes(text=uuid.uuid4().hex)) for n in range(files)]
+        with CaptureQueriesContext(connection) as captured:
+            # The after-commit relay is not counted: it runs after the answer is ready.
+            with django_capture_on_commit_callbacks(execute=False):
+                response = submit(api, files=uploads, external_ref=uuid.uuid4().hex)
+        assert response.status_code == 201, response.content
+        return len(captured.captured_queries)
+
+    assert statements(12) == statements(1)
