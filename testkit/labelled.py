@@ -37,7 +37,28 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import pymupdf
 from faker import Faker
 
+from review.pdf.detect import HIDDEN_CONTENT, NEEDS_MANUAL_REVIEW
 from review.pdf.geometry import Box, page_rect
+from review.pdf.patterns import (
+    ACCOUNT_NUMBER,
+    ADDRESS,
+    CARD,
+    DOB,
+    EIN,
+    EMAIL,
+    IBAN,
+    IP_ADDRESS,
+    LOCATION,
+    MEDICAL_RECORD,
+    ORGANIZATION,
+    PERSON,
+    PHONE,
+    POLICY_NUMBER,
+    SEARCH_TERM,
+    SSN,
+    UK_NHS,
+    UK_NINO,
+)
 
 if TYPE_CHECKING:
     from review.pdf.detect import DetectionPolicy
@@ -52,17 +73,7 @@ TABLE = "table"
 SCANNED = "scanned"
 ALL_LAYOUTS: tuple[str, ...] = (PLAIN, TWO_COLUMN, ROTATED, WRAPPED, TABLE, SCANNED)
 
-PERSON = "person"
-ADDRESS = "address"
-PHONE = "phone"
-EMAIL = "email"
-SSN = "ssn"
-CARD = "card"
-IBAN = "iban"
-IP_ADDRESS = "ip_address"
-EIN = "ein"
-UK_NINO = "uk_nino"
-UK_NHS = "uk_nhs"
+# The pattern categories the corpus labels (the detectors know more).
 PATTERN_CATEGORIES: tuple[str, ...] = (
     SSN,
     EMAIL,
@@ -79,15 +90,15 @@ LABELLED_CATEGORIES: tuple[str, ...] = (PERSON, ADDRESS, *PATTERN_CATEGORIES)
 # them (dates of birth, account numbers and organisations are written, unlabelled).
 UNSCORED_CATEGORIES: frozenset[str] = frozenset(
     {
-        "hidden_content",
-        "needs_manual_review",
-        "search_term",
-        "location",
-        "organization",
-        "dob",
-        "account_number",
-        "policy_number",
-        "medical_record",
+        HIDDEN_CONTENT,
+        NEEDS_MANUAL_REVIEW,
+        SEARCH_TERM,
+        LOCATION,
+        ORGANIZATION,
+        DOB,
+        ACCOUNT_NUMBER,
+        POLICY_NUMBER,
+        MEDICAL_RECORD,
     }
 )
 
@@ -732,7 +743,8 @@ class _Line:
 
     def text_and_spans(self) -> tuple[str, list[tuple[Plant, int, int]]]:
         """The line's text and, per plant on it, its char span in that text."""
-        text, spans = "", []
+        text = ""
+        spans: list[tuple[Plant, int, int]] = []
         previous: Plant | None = None
         for piece in self.pieces:
             if text and piece.space_before:
