@@ -25,9 +25,9 @@ import os
 import pathlib
 import re
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, TypeVar, cast
 
 import phonenumbers
 import pymupdf
@@ -35,7 +35,7 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp
 from review.pdf.geometry import Box, normalize
-from review.pdf.hidden import HiddenContent, find_hidden
+from review.pdf.hidden import HiddenContent, layers_on, page_hidden
 from review.pdf.patterns import (
     ALL_CATEGORIES,
     CUE_BUT_INVALID,
@@ -71,6 +71,8 @@ SOURCE_OCR = "ocr"
 SOURCE_ANNOTATION = "annotation"
 SOURCE_WIDGET = "widget"
 
+_T = TypeVar("_T")
+_FIRST_DIGIT = re.compile(r"\d")
 # Ligatures are expanded (no TEXT_PRESERVE_LIGATURES) so "ﬁ" matches "fi" in search terms.
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # Repeated header/footer hits count as "the same place" within this normalized distance.
@@ -372,7 +374,14 @@ class _Finder:
                 claimed = [(f.start, f.end) for f in found]  # read already, phones too
                 found.extend(nlp.phones(flowing, self.policy.phone_regions, claimed))
         if PHONE in self.floors:
-            found.extend(self._cued_phones(flowing))
+            # A number already read as a phone after its label wins over the weak
+            # reading anyway: no need to look again.
+            read = [
+                (f.start, f.end)
+                for f in found
+                if f.category == PHONE and f.score >= self.floors[PHONE]
+            ]
+            found.extend(self._cued_phones(flowing, read))
         candidates = [self._hit(text, f) for f in found]
         # A weak hit with a reason (a number after its label that fails validation) is
         # proposed whatever the floor: the label announces it.
@@ -400,12 +409,16 @@ class _Finder:
             )
         return hits
 
-    def _cued_phones(self, text: str) -> Iterator[nlp.Found]:
+    def _cued_phones(self, text: str, read: list[tuple[int, int]]) -> Iterator[nlp.Found]:
         """A number right after a phone label that is a possible number of one of the
-        regions but not a valid one: proposed weakly, never dropped."""
+        regions but not a valid one: proposed weakly, never dropped. Not looked for
+        where a phone was `read` already."""
         for cue in PHONE_CUE.finditer(text):
             start = cue.end()
             window = text[start : start + 40]
+            digit = _FIRST_DIGIT.search(window)
+            if digit is None or any(a <= start + digit.start() < b for a, b in read):
+                continue
             for region in self.policy.phone_regions:
                 for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
                     # The label, then at most a few words ("number", "on"), then it.
@@ -859,10 +872,12 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
     tessdata = _tessdata_dir() if policy.ocr and ocr_available() else None
     doc = _open(pdf)
     found: list[_Found] = []
+    findings: list[HiddenContent] = []
     pages_ocred: list[int] = []
     pages_without_text: list[int] = []
     try:
         page_count = doc.page_count
+        layered = _hidden_content_step(layers_on, doc)
         for index in range(page_count):
             try:
                 page = doc.load_page(index)
@@ -877,6 +892,9 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
             except Exception as exc:
                 raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
             found.extend(page_found)
+            findings.extend(
+                _hidden_content_step(page_hidden, page, layered[index] if layered else None)
+            )
         entities, added, entity_groups = (
             _every_occurrence(found, texts, policy) if policy.ner else ([], [], {})
         )
@@ -885,7 +903,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
             f.boxes = [
                 _rounded(normalize(crops[f.page], cast(pymupdf.Rect, Box(*r)))) for r in f.rects
             ]
-        hidden = _hidden_marks(doc, policy)
+        hidden = _hidden_marks(findings, crops, policy)
     finally:
         doc.close()
 
@@ -920,22 +938,25 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
     )
 
 
-def _hidden_marks(doc: pymupdf.Document, policy: DetectionPolicy) -> list[Mark]:
-    """One mark per piece of hidden content, the kind as its reason for a human look.
-    Outside the crop box the box is clamped to the page edge nearest the content."""
+def _hidden_content_step(step: Callable[..., _T], *args: Any) -> _T:
     try:
-        findings = find_hidden(doc)
+        return step(*args)
     except Exception as exc:
         raise DetectionError(f"hidden content: cannot analyse ({type(exc).__name__})") from None
+
+
+def _hidden_marks(
+    findings: list[HiddenContent], crops: dict[int, pymupdf.Page], policy: DetectionPolicy
+) -> list[Mark]:
+    """One mark per piece of hidden content, the kind as its reason for a human look.
+    Outside the crop box the box is clamped to the page edge nearest the content."""
     marks = []
     for index, finding in enumerate(findings):
-        page = doc[finding.page]
         rect = finding.rect or (0.0, 0.0, 0.0, 0.0)
-        crop = cast(pymupdf.Page, _Crop(page.cropbox))
         marks.append(
             Mark(
                 page=finding.page,
-                box=_rounded(normalize(crop, cast(pymupdf.Rect, Box(*rect)))),
+                box=_rounded(normalize(crops[finding.page], cast(pymupdf.Rect, Box(*rect)))),
                 category=HIDDEN_CONTENT,
                 legal_reason=HIDDEN_CONTENT_REASON,
                 detector=HIDDEN_CONTENT,

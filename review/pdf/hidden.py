@@ -136,15 +136,22 @@ def find_hidden(
         layered = layers_on(doc)
         found: list[HiddenContent] = []
         for page in doc:
-            if pages is not None and page.number not in pages:
-                continue
-            analysis = analyse_page(page, layered[page.number] if layered else None)
-            found.extend(_merged(page.number, analysis.hidden))
-            found.extend(_hidden_annotations(page))
+            if pages is None or page.number in pages:
+                found.extend(page_hidden(page, layered[page.number] if layered else None))
         return found
     finally:
         if doc is not pdf:
             doc.close()
+
+
+def page_hidden(page: pymupdf.Page, layered: pymupdf.Page | None = None) -> list[HiddenContent]:
+    """Every piece of hidden content of one page, runs of glyphs of one kind merged.
+    `layered` is the page of `layers_on` (None when no layer is off)."""
+    analysis = analyse_page(page, layered)
+    found = list(_merged(page.number, analysis.hidden))
+    if page.annot_xrefs():  # one cheap call; most pages have no annotations
+        found.extend(_hidden_annotations(page))
+    return found
 
 
 def analyse_page(
@@ -329,15 +336,17 @@ class _PaintLog(mupdf.FzDevice2):
     def _text_plain(self, text, ctm, colorspace, color, alpha: float, box: Quad) -> bool:  # noqa: ANN001
         if alpha <= 0.0 or not _within(box, self.area):
             return False
-        if any(clip is None or not _within(box, clip) for clip in self._clips):
-            return False
+        for clip in self._clips:
+            if clip is None or not _within(box, clip):
+                return False
+        # Each span's size: the smaller side and the square root of the area of a unit
+        # square under its matrix (a stretched or skewed glyph is as small as it looks).
+        concat, hypot, minimum = mupdf.ll_fz_concat, math.hypot, self.MIN_SIZE
         span = text.head
         while span:
-            m = mupdf.ll_fz_concat(span.trm, ctm)
-            size = min(
-                math.hypot(m.a, m.b), math.hypot(m.c, m.d), math.sqrt(abs(m.a * m.d - m.b * m.c))
-            )
-            if size < self.MIN_SIZE:
+            m = concat(span.trm, ctm)
+            a, b, c, d = m.a, m.b, m.c, m.d
+            if hypot(a, b) < minimum or hypot(c, d) < minimum or abs(a * d - b * c) < minimum**2:
                 return False
             span = span.next
         colour = self._rgb(colorspace, color)

@@ -76,8 +76,11 @@ class Hit:
     reason: str | None = None  # for a human look: why the hit is weaker than usual
 
 
+_NOT_DIGIT = re.compile(r"\D")
+
+
 def digits_of(s: str) -> str:
-    return "".join(c for c in s if c.isdigit())
+    return _NOT_DIGIT.sub("", s)
 
 
 def squash(s: str) -> str:
