@@ -12,7 +12,7 @@ may fall anywhere between the parts. Pure regular expressions: no parser library
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # USPS street suffixes (Publication 28, C1) with their standard abbreviations; the UK
 # uses the same words.
@@ -46,9 +46,44 @@ _EU_TAIL = (
     rf"|(?:{_NAME}[ ]){{0,3}}{_NAME},?[ ]\d{{5}}))"
 )
 
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_DE_STREET = r"(?i:straße|strasse|str\.|gasse|platz|ring|weg|allee|damm|ufer|chaussee)"
+_FR_STREET = (
+    r"(?i:rue|avenue|av\.|boulevard|bd|chemin|impasse|place|allée|quai|route|voie|"
+    r"square|cours|passage|rond-point)"
+)
+_ES_STREET = (
+    r"(?:Calle|C/|C\.|Avenida|Avda\.|Paseo|Plaza|Camino|Carretera|Ronda|Pasaje|"
+    r"Pasadizo|Rambla|Vía|Via|Callejón|Callejon|Glorieta|Cuesta|Travesía|Urbanización|"
+    r"Acceso|Alameda|Bajada|Cañada|Vial|Ramal|Rampa|Senda|Sector|Plazuela|Camino)"
+)
+
+_SUFFIX_WORDS = frozenset(
+    form.casefold()
+    for word in _SUFFIXES.split("|")
+    for form in ((word[:-2], word[:-1]) if word.endswith("s?") else (word,))
+)
+_WORD = re.compile(r"\w+")
+
+
+def _has_street_suffix(lowered: str) -> bool:
+    return not _SUFFIX_WORDS.isdisjoint(_WORD.findall(lowered))
+
+
+def _contains(pattern: str) -> Callable[[str], bool]:
+    """A search of the lower-cased text for literal words: re's fast path, where the
+    address patterns (capitalised names, optional groups first) try every position."""
+    search = re.compile(pattern).search
+    return lambda lowered: search(lowered) is not None
+
+
+_DE_NEEDS = _contains(r"(?:straße|strasse|str\.|gasse|platz|ring|weg|allee|damm|ufer|chaussee) \d")
+
+# Each pattern with a test for what any text it matches must contain, which settles most
+# pages without trying the pattern itself.
+_PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
     (
         "us_uk",
+        _has_street_suffix,
         re.compile(
             rf"(?<![\w-])(?:(?:Flat|Studio|Apartment|Unit)[ ]\d+[A-Za-z]?,?{_GAP})?"
             rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_NAME}[ ]){{1,3}}(?:{_SUFFIXES})\b\.?"
@@ -57,6 +92,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "uk_flat",  # "Flat 3\nBennett Mall\nEast Harrietport\nN8 8HN": no building number
+        _contains(r"(?:flat|studio|apartment) \d"),
         re.compile(
             rf"(?<![\w-])(?:Flat|Studio|Apartment)[ ]\d+[A-Za-z]?,?{_GAP}(?:{_NAME}[ ]){{1,3}}"
             rf"(?:{_SUFFIXES})\b\.?{_UK_TAIL}?"
@@ -64,14 +100,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "de",  # "Beckergasse 8\n63608 Zschopau", "Anne-Kathrin-Kreusel-Ring 10-57"
+        _DE_NEEDS,
         re.compile(
-            rf"(?<![\w-])(?:{_NAME}[ -])?[A-ZÄÖÜ][\wäöüß-]*"
-            r"(?i:straße|strasse|str\.|gasse|platz|ring|weg|allee|damm|ufer|chaussee)"
-            rf"[ ]\d{{1,4}}[a-z]?(?:[-/]\d{{1,4}})?{_EU_TAIL}?"
+            rf"(?<![\w-])(?:{_NAME}[ -])?[A-ZÄÖÜ][\wäöüß-]*{_DE_STREET}[ ]\d{{1,4}}[a-z]?(?:[-/]\d{{1,4}})?{_EU_TAIL}?"
         ),
     ),
     (
         "de_words",  # "Am Markt 3", "Berliner Straße 5"
+        _DE_NEEDS,
         re.compile(
             rf"(?<![\w-])(?:{_NAME}[ ]){{1,3}}(?:Straße|Strasse|Str\.|Gasse|Platz|Ring|Weg|"
             rf"Allee|Damm|Ufer|Chaussee)[ ]\d{{1,4}}[a-z]?(?:[-/]\d{{1,4}})?{_EU_TAIL}?"
@@ -79,20 +115,22 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "fr",  # "87, rue de Barre\n29793 Samson", "avenue Julie Ledoux\n97310 ..."
+        _contains(
+            r"(?:rue|avenue|av\.|boulevard|bd|chemin|impasse|place|allée|quai|route|voie|"
+            r"square|cours|passage|rond-point) "
+        ),
         re.compile(
             r"(?<![\w-])(?:\d{1,4}(?:[ ]?(?:bis|ter))?,?[ ])?"
-            r"(?i:rue|avenue|av\.|boulevard|bd|chemin|impasse|place|allée|quai|route|voie|"
-            r"square|cours|passage|rond-point)[ ]"
+            rf"{_FR_STREET}[ ]"
             rf"(?:(?:de[ ]la|de[ ]l'|de|des|du|d')[ ]?)?(?:{_NAME}[ ]){{0,3}}{_NAME}"
             rf"{_EU_TAIL}?"
         ),
     ),
     (
         "es",  # "Paseo de Ágata Cabo 24\nToledo, 47608", "Pasaje J. P. Granados 115 Apt. 08"
+        _contains(rf"(?:{_ES_STREET.lower()}) "),
         re.compile(
-            r"(?<![\w-])(?:Calle|C/|C\.|Avenida|Avda\.|Paseo|Plaza|Camino|Carretera|Ronda|Pasaje|"
-            r"Pasadizo|Rambla|Vía|Via|Callejón|Callejon|Glorieta|Cuesta|Travesía|Urbanización|"
-            r"Acceso|Alameda|Bajada|Cañada|Vial|Ramal|Rampa|Senda|Sector|Plazuela|Camino)[ ]"
+            rf"(?<![\w-]){_ES_STREET}[ ]"
             r"(?:(?:de[ ]la|de[ ]los|de[ ]las|del|de)[ ])?"
             rf"(?:{_NAME}[ ]){{1,4}}\d{{1,4}}(?:,?[ ](?:Puerta|Piso|Apt\.|Apto\.|Esc\.)[ ]?\d{{1,3}})*"
             rf"{_EU_TAIL}?"
@@ -100,6 +138,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "us_military",  # "PSC 1241, Box 5868\nAPO AP 25384", "USNS Sandoval\nFPO AE 64077"
+        _contains(r"(?:psc|unit|cmr|usns|uss|uscgc) "),
         re.compile(
             r"(?<![\w-])(?:(?:PSC|Unit|CMR)[ ]\d{1,5},?[ ]Box[ ]\d{1,5}|(?:USNS|USS|USCGC)"
             rf"(?:[ ]{_NAME}){{1,2}})(?:,?{_GAP}(?:APO|FPO|DPO)[ ]A[AEP][ ]\d{{5}})?"
@@ -111,7 +150,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 def find_addresses(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, detector) of each street address, longest first where they overlap."""
     spans: list[tuple[int, int, str]] = []
-    for name, pattern in _PATTERNS:
+    lowered = text.lower()
+    for name, needed, pattern in _PATTERNS:
+        if not needed(lowered):
+            continue
         for m in pattern.finditer(text):
             end = m.end()
             while end > m.start() and text[end - 1] in " ,\n":
