@@ -9,6 +9,7 @@ filters narrow a trace; they are not there to protect the database.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
@@ -51,6 +52,7 @@ class ExportFormatNegotiation(DefaultContentNegotiation):
     settings = _NoFormatOverride()  # type: ignore[assignment]
 
 
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 CONTROL_FREE = r"^[^\x00-\x1f\x7f]+$"  # empty is the other branch: "any"
 
 
@@ -70,19 +72,29 @@ class ControlFreeFilter(serializers.CharField):
         ]
 
 
+class WholeNumberFilter(serializers.IntegerField):
+    """An integer query value written as digits, as the schema's `integer` says: DRF's
+    own field also takes "2.0"."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not WHOLE_NUMBER.fullmatch(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class AuditQuerySerializer(serializers.Serializer):
     correlation_id = ControlFreeFilter(max_length=64)
     submission_id = serializers.UUIDField(required=False)
     document_id = serializers.UUIDField(required=False)
     actor = ControlFreeFilter(max_length=150, help_text="Exact, e.g. user:olga")
-    after = serializers.IntegerField(
+    after = WholeNumberFilter(
         required=False,
         default=0,
         min_value=0,
         max_value=MAX_SEQUENCE,
         help_text="Only events with a larger sequence (the previous page's next_after).",
     )
-    limit = serializers.IntegerField(
+    limit = WholeNumberFilter(
         required=False,
         default=100,
         min_value=1,

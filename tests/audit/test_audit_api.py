@@ -95,6 +95,8 @@ def test_pages_follow_next_after_by_sequence(ledger, officer):
         ({"limit": 0}, "limit"),
         ({"after": -1}, "after"),
         ({"after": 2**64}, "after"),
+        ({"after": "2.0"}, "after"),
+        ({"limit": "1e2"}, "limit"),
         ({"format": "xml"}, "format"),
         ({"actor": "user:\x00"}, "actor"),
     ],
