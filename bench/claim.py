@@ -171,16 +171,14 @@ def domain_worker(reviewers: list, timer: StatementTimer | None = None):
                 _claim_loop(claim_next, reviewer, latencies)
             else:
                 with connection.execute_wrapper(timer):
-                    _claim_loop(claim_next, reviewer, latencies, after=timer.claim_done)
+                    _claim_loop(claim_next, reviewer, latencies)
         finally:
             connections.close_all()
 
     return work
 
 
-def _claim_loop(
-    claim_next: Callable, reviewer, latencies: list[float], after: Callable | None = None
-) -> None:
+def _claim_loop(claim_next: Callable, reviewer, latencies: list[float]) -> None:
     while True:
         started = time.perf_counter()
         claim = claim_next(reviewer=reviewer)
@@ -188,8 +186,6 @@ def _claim_loop(
         if claim is None:
             return
         latencies.append(elapsed)
-        if after is not None:
-            after()
 
 
 def baseline_worker(url: str):
@@ -238,20 +234,7 @@ def report_run(run: Run) -> None:
 # --- where the domain claim spends its time ----------------------------------------------
 
 _STATEMENT_KINDS = [
-    (
-        "audit: lock chain, read head + sequence",
-        re.compile(r"audit_lock_chain_heads"),
-    ),
-    ("pick next item (FOR UPDATE SKIP LOCKED)", re.compile(r"SKIP LOCKED")),
-    ("lock reviewer, open claims, policy, time", re.compile(r'FROM "auth_user".*FOR UPDATE', re.S)),
-    ("other FOR UPDATE", re.compile(r"FOR UPDATE")),
-    ("open-claims count", re.compile(r'COUNT\(\*\).*"review_claim"', re.S)),
-    ("db_now()", re.compile(r"^SELECT (statement_timestamp|strftime)")),
-    ("INSERT claim", re.compile(r'INSERT INTO "review_claim"')),
-    ("INSERT audit event", re.compile(r'INSERT INTO "audit_auditevent"')),
-    ("UPDATE item", re.compile(r'UPDATE "review_reviewitem"')),
-    ("SAVEPOINT / RELEASE", re.compile(r"^\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO)")),
-    ("policy row", re.compile(r'FROM "review_policy"')),
+    ("claim in the database (review_claim_next)", re.compile(r"review_claim_next")),
     ("permissions", re.compile(r'"auth_permission"')),
 ]
 
@@ -263,10 +246,6 @@ class StatementTimer:
         self.lock = threading.Lock()
         self.seconds: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
-        # How long each claim holds its document chain's advisory lock: from the moment
-        # audit_lock_chain_heads returns until claim_next has committed and returned.
-        self.holds: list[float] = []
-        self.local = threading.local()
 
     def __call__(self, execute, sql_text, params, many, context):
         started = time.perf_counter()
@@ -275,17 +254,43 @@ class StatementTimer:
         finally:
             elapsed = time.perf_counter() - started
             kind = next((k for k, rx in _STATEMENT_KINDS if rx.search(sql_text)), "other")
-            if kind == _STATEMENT_KINDS[0][0]:
-                self.local.locked_at = time.perf_counter()
             with self.lock:
                 self.seconds[kind] += elapsed
                 self.counts[kind] += 1
 
-    def claim_done(self) -> None:
-        self.holds.append(time.perf_counter() - self.local.locked_at)
+
+def inside_the_call(reviewer, url: str) -> None:
+    """Each statement `review_claim_next` runs, timed by PostgreSQL itself (auto_explain
+    on nested statements, reported to this session), for one claim."""
+    from audit.services import actor_label
+    from review.selectors import reviewer_queues
+
+    seed_pool(1, batch="explain")
+    notes: list[str] = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.add_notice_handler(lambda diagnostic: notes.append(diagnostic.message_primary))
+        for setting in (
+            "LOAD 'auto_explain'",
+            "SET auto_explain.log_min_duration = 0",
+            "SET auto_explain.log_nested_statements = on",
+            "SET auto_explain.log_analyze = on",
+            "SET client_min_messages = log",
+        ):
+            conn.execute(setting)
+        conn.execute(
+            "SELECT * FROM review_claim_next(%s, %s, %s::text[])",
+            [reviewer.pk, actor_label(reviewer), reviewer_queues(reviewer)],
+        ).fetchone()
+    print("  inside one call (PostgreSQL's own timing, auto_explain; the last line is the call):")
+    for note in notes:
+        head, _, plan = note.partition("\n")
+        duration = re.search(r"duration: ([0-9.]+) ms", head)
+        first = plan.strip().splitlines()[0] if plan.strip() else ""
+        if duration:
+            print(f"    {float(duration[1]):7.3f} ms  {first[:90]}")
 
 
-def profile_domain(items: int, workers: int) -> None:
+def profile_domain(items: int, workers: int, url: str) -> None:
     """Statement time under the same contention, then a single-thread cProfile."""
     from django.db import connection
 
@@ -302,7 +307,7 @@ def profile_domain(items: int, workers: int) -> None:
     claims = Claim.objects.count() - before
     busy = sum(run.latencies)
     in_sql = sum(timer.seconds.values())
-    print(f"  per claim: {sum(timer.counts.values()) / claims:.1f} statements (+ BEGIN/COMMIT)")
+    print(f"  per claim: {sum(timer.counts.values()) / claims:.1f} statements")
     print(f"  {'statement':<42} {'per claim':>9} {'ms/claim':>9} {'share of call time':>19}")
     for kind, seconds in sorted(timer.seconds.items(), key=lambda kv: -kv[1]):
         print(
@@ -314,12 +319,7 @@ def profile_domain(items: int, workers: int) -> None:
         f"{(busy - in_sql) / claims * 1000:9.3f} {(busy - in_sql) / busy:18.1%}"
     )
 
-    holds = sorted(timer.holds)
-    print(
-        f"  document chain lock held per claim: mean {sum(holds) / len(holds) * 1000:.2f} ms, "
-        f"p99 {holds[int(0.99 * len(holds))] * 1000:.2f} ms (one lock per document: claims "
-        "of different documents do not wait for each other)"
-    )
+    inside_the_call(reviewers[0], url)
 
     # One worker, no profiler: the call's own cost without anyone to wait for.
     seed_pool(min(items, 1000), batch="solo")
@@ -467,7 +467,7 @@ def measure(args: argparse.Namespace, bench_url: str) -> int:
     )
 
     if args.profile or not (throughput_ok and p99_ok):
-        profile_domain(min(args.items, 3000), args.workers)
+        profile_domain(min(args.items, 3000), args.workers, bench_url)
     failed = domain.errors or baseline.errors
     return 1 if failed else 0
 

@@ -229,6 +229,12 @@ class Claim(models.Model):
                 name="claim_open_expiry_idx",
                 condition=Q(ended_at__isnull=True),
             ),
+            # The claim limit counts a reviewer's open claims on every claim.
+            models.Index(
+                fields=["reviewer"],
+                name="claim_open_by_reviewer_idx",
+                condition=Q(ended_at__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:

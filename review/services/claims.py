@@ -8,15 +8,18 @@ exactly one of them wins.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
 from django.db.models.functions import Now
 
 from audit.clock import StatementTime, db_now
+from audit.services import actor_label
 from common.errors import DomainError
+from review import metrics
 from review.errors import ClaimLost, NotAllowed
 from review.models import Claim, Hold, ItemState, Policy, ReviewItem
 from review.selectors import (
@@ -41,6 +44,8 @@ def claim_next(*, reviewer: User) -> Claim | None:
     queues = reviewer_queues(reviewer)
     if not queues:
         raise NotAllowed("you are not a reviewer")
+    if connection.vendor == "postgresql":
+        return _claim_next_in_database(reviewer, queues)
     with transaction.atomic(durable=True):
         # Lock the reviewer first: two tabs claiming at once must not both pass the limit
         # check below (lock order: reviewer, then item, then claim). The same statement
@@ -80,6 +85,30 @@ def claim_next(*, reviewer: User) -> Claim | None:
         return _claim_locked(item, reviewer, policy, now)
 
 
+def _claim_next_in_database(reviewer: User, queues: Sequence[str]) -> Claim | None:
+    """`claim_next` on PostgreSQL: the same steps in one call of `review_claim_next`
+    (migration review 0018), which appends the CLAIMED event with `audit_append`. One
+    statement is one transaction: committed when it returns."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM review_claim_next(%s, %s, %s::text[])",
+            [reviewer.pk, actor_label(reviewer), list(queues)],
+        )
+        outcome, held, claim_id, item_id, claimed_at, expires_at, since = cursor.fetchone()
+    if outcome == "limit":
+        raise _claim_limit_error(held)
+    if outcome == "empty":
+        return None
+    metrics.observe_transition_on_commit(
+        ItemState.PROPOSED, ItemState.IN_REVIEW, (claimed_at - since).total_seconds()
+    )
+    return Claim.from_db(
+        connection.alias,
+        ["id", "item_id", "reviewer_id", "claimed_at", "expires_at", "ended_at", "outcome"],
+        [claim_id, item_id, reviewer.pk, claimed_at, expires_at, None, ""],
+    )
+
+
 def _claim_limit_require(reviewer: User, policy: Policy) -> None:
     """Refuse a claim past the policy's limit. Caller holds the reviewer's row lock, so
     this count sees every claim the reviewer's other tabs committed."""
@@ -87,10 +116,14 @@ def _claim_limit_require(reviewer: User, policy: Policy) -> None:
         reviewer=reviewer, ended_at__isnull=True, expires_at__gt=Now()
     ).count()
     if held >= policy.max_open_claims_per_reviewer:
-        raise DomainError(
-            f"you already hold {held} open claim(s); finish or release it first",
-            code="claim_limit",
-        )
+        raise _claim_limit_error(held)
+
+
+def _claim_limit_error(held: int) -> DomainError:
+    return DomainError(
+        f"you already hold {held} open claim(s); finish or release it first",
+        code="claim_limit",
+    )
 
 
 def _claim_locked(item: ReviewItem, reviewer: User, policy: Policy, now: dt.datetime) -> Claim:

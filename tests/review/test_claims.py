@@ -327,3 +327,28 @@ def test_an_item_released_goes_to_other_work_first_and_comes_back_when_nothing_e
     claim_release(item_id=other.item_id, claim_id=other.pk, reviewer=rita)
     # Both were released by her now: the most urgent of them comes back.
     assert claim_next(reviewer=rita).item_id in {first.pk, second.pk}
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_claim_is_one_statement_whose_event_verifies(reviewer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from audit.services import verify_chain
+    from review.selectors import reviewer_queues
+
+    (item,) = admitted_items({"a.pdf": LETTER})
+    reviewer_queues(reviewer)  # the permissions, read once per user object
+
+    with CaptureQueriesContext(connection) as queries:
+        claim = claim_next(reviewer=reviewer)
+
+    (statement,) = [q["sql"] for q in queries]
+    assert statement.startswith("SELECT * FROM review_claim_next(")
+    assert statement.endswith(f"({reviewer.pk}, 'user:rita', '{{review}}'::text[])")
+    assert claim.item_id == item.pk and claim == Claim.objects.get()
+    event = AuditEvent.objects.get(event_type="CLAIMED")
+    assert event.extra == {"from": "proposed", "to": "in_review", "claim": claim.pk,
+                           "lease_seconds": 15 * 60}  # fmt: skip
+    assert event.compute_hash() == event.row_hash
+    assert verify_chain().ok
