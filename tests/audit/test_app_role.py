@@ -85,3 +85,21 @@ def test_application_role_reads_and_appends_the_ledger_and_writes_work_tables(ap
 def test_a_superuser_role_is_refused_as_the_application_role():
     with pytest.raises(CommandError, match="superuser"):
         call_command("grant_app_role", "postgres")
+
+
+def test_application_role_claims_in_one_call_and_the_event_verifies(app_role):
+    from audit.services import verify_chain
+    from review.roles import REVIEWER
+    from testkit.builders import user_create
+    from testkit.corpus import simple_pdf
+    from tests.factories import admitted_items
+
+    (item,) = admitted_items({"a.pdf": simple_pdf(["SSN 123-45-6789"])})
+    reviewer = user_create("rita", role=REVIEWER)
+
+    outcome, _, _, claimed, *_ = app_role.execute(
+        "SELECT * FROM review_claim_next(%s, 'user:rita', '{review}')", [reviewer.pk]
+    ).fetchone()
+
+    assert (outcome, claimed) == ("claimed", item.pk)
+    assert verify_chain().ok
