@@ -87,8 +87,8 @@ def claim_next(*, reviewer: User) -> Claim | None:
 
 def _claim_next_in_database(reviewer: User, queues: Sequence[str]) -> Claim | None:
     """`claim_next` on PostgreSQL: the same steps in one call of `review_claim_next`
-    (migration review 0018), which appends the CLAIMED event with `audit_append`. One
-    statement is one transaction: committed when it returns."""
+    (migration review 0018), which appends the CLAIMED event with `audit_append`. Called
+    outside a transaction, as the views do, the one statement commits by itself."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT * FROM review_claim_next(%s, %s, %s::text[])",
