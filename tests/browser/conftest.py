@@ -3,10 +3,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test.testcases import LiveServerThread
 
 CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "browser-test-pw"
 # Screenshots the browser tests take, kept after the run (var/ is not in git); the run's
 # summary says where.
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts"
@@ -68,16 +70,20 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """A logged-in page in its own browser context (its own cookies)."""
+    """A page logged in as an existing user (given a password here) in its own browser
+    context (its own cookies)."""
     contexts = []
 
-    def make(username: str, password: str):
+    def make(username: str):
+        user = get_user_model().objects.get(username=username)
+        user.set_password(PASSWORD)
+        user.save()
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         contexts.append(context)
         page = context.new_page()
         page.goto(f"{live_server.url}/accounts/login/")
         page.fill("#id_username", username)
-        page.fill("#id_password", password)
+        page.fill("#id_password", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url(f"{live_server.url}/")
         return page
@@ -87,6 +93,12 @@ def new_page(browser, live_server):
         context.close()
     with OneRequestAtATime.lock:
         pass  # a request still being answered ends before the database is emptied
+
+
+def claim_next_in(page, live_server, item) -> None:
+    """Press Claim next and wait for `item`'s page."""
+    page.get_by_role("button", name="Claim next").click()
+    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
 
 
 def screenshot(page, name: str) -> Path:

@@ -11,7 +11,6 @@ from testkit.builders import user_create
 from tests.browser.conftest import screenshot
 from tests.test_end_to_end import signed_document  # noqa: F401 - the fixture, by name
 
-PASSWORD = "browser-test-pw-2"
 PIPELINE = [
     "TASK_ADMITTED",
     "PROPOSED",
@@ -29,7 +28,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _officer(name: str):
     user = user_create(name, role=COMPLIANCE_OFFICER)
     user.is_staff = True  # compliance officers work in the admin
-    user.set_password(PASSWORD)
     user.save()
     return user
 
@@ -46,7 +44,7 @@ def test_compliance_officer_traces_a_document_in_the_admin_and_the_export_verifi
     new_page = request.getfixturevalue("new_page")
 
     # When the officer opens the ledger in the admin and searches for the document id
-    page = new_page("olga", PASSWORD)
+    page = new_page("olga")
     page.goto(f"{live_server.url}/admin/audit/auditevent/")
     page.fill("#searchbar", document_id)
     page.locator("#changelist-search [type=submit]").click()

@@ -10,7 +10,6 @@ from testkit.corpus import simple_pdf
 from tests.browser.conftest import screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -34,10 +33,8 @@ def test_accepting_a_name_group_with_one_key_decides_every_occurrence(new_page, 
     assert len([m for m in persons if m.group == group]) == 3
     other = Proposal.objects.get(document=second.document, version=1)
     assert other.marks.filter(category="person", group=group).exists()  # one group, both files
-    reviewer = user_create("rita", role=REVIEWER)
-    reviewer.set_password(PASSWORD)
-    reviewer.save()
-    page = new_page("rita", PASSWORD)
+    user_create("rita", role=REVIEWER)
+    page = new_page("rita")
 
     page.get_by_role("button", name="Claim next").click()
     page.wait_for_url(f"{live_server.url}/items/*/")

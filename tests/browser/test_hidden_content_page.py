@@ -4,10 +4,8 @@ from review.models import Mark, Proposal
 from review.roles import REVIEWER
 from testkit.builders import user_create
 from testkit.hidden_corpus import build
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import claim_next_in, screenshot
 from tests.factories import admitted_items
-
-PASSWORD = "browser-test-pw-1"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,13 +13,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_reviewer_reads_hidden_text_in_the_mark_list_and_cannot_reject_it(new_page, live_server):
     case = build("covered_by_rectangle")
     (item,) = admitted_items({"letter.pdf": case.pdf})
-    reviewer = user_create("rita", role=REVIEWER)
-    reviewer.set_password(PASSWORD)
-    reviewer.save()
-    page = new_page("rita", PASSWORD)
+    user_create("rita", role=REVIEWER)
+    page = new_page("rita")
 
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    claim_next_in(page, live_server, item)
     entry = page.locator("#mark-list li").filter(has_text="hidden content (covered)")
     assert entry.locator(".hidden-text").inner_text() == case.canary
     screenshot(page, "item-hidden-content")

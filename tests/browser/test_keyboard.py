@@ -7,10 +7,9 @@ from review.models import ItemState, Proposal, ReviewItem
 from review.roles import REVIEWER
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import claim_next_in, screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 LETTER = simple_pdf(
     ["Requester SSN 123-45-6789", "Reply to jo@example.com", "Card 4111 1111 1111 1111"]
 )
@@ -23,10 +22,8 @@ FOCUSED = """() => {
 
 
 def _login(new_page):
-    user = user_create("kim", role=REVIEWER)
-    user.set_password(PASSWORD)
-    user.save()
-    return new_page("kim", PASSWORD)
+    user_create("kim", role=REVIEWER)
+    return new_page("kim")
 
 
 def tab_to(page, name: str, *, limit: int = 120, backwards: bool = False) -> None:
@@ -41,8 +38,7 @@ def tab_to(page, name: str, *, limit: int = 120, backwards: bool = False) -> Non
 def test_focus_stays_where_it_was_when_the_overlay_is_redrawn(new_page, live_server):
     (item,) = admitted_items({"letter.pdf": LETTER})
     page = _login(new_page)
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    claim_next_in(page, live_server, item)
 
     # Tab from mark to mark on the page: each focus selects (and redraws), Tab goes on.
     tab_to(page, "Page 1, ssn, pending")

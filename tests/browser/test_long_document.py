@@ -7,10 +7,9 @@ import pytest
 from review.models import Proposal
 from review.roles import REVIEWER
 from testkit.builders import user_create
-from tests.browser.conftest import axe_serious, screenshot
+from tests.browser.conftest import axe_serious, claim_next_in, screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 PAGES = 30
 # Twelve people, each named on five pages: detection proposes every place a name is
 # written as one group (every occurrence), 60 marks in 12 groups.
@@ -41,12 +40,9 @@ def long_item(db):
 
 
 def _claimed(new_page, live_server, item):
-    user = user_create("rita", role=REVIEWER)
-    user.set_password(PASSWORD)
-    user.save()
-    page = new_page("rita", PASSWORD)
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    user_create("rita", role=REVIEWER)
+    page = new_page("rita")
+    claim_next_in(page, live_server, item)
     _settled(page)
     return page
 

@@ -6,10 +6,9 @@ import pytest
 
 from review.roles import REVIEWER
 from testkit.builders import user_create
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import claim_next_in, screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -25,12 +24,9 @@ def _minutes() -> tuple[bytes, pymupdf.Rect]:
 def test_the_preview_marks_the_whole_line_a_clipping_box_removes(new_page, live_server):
     pdf, line = _minutes()
     (item,) = admitted_items({"minutes.pdf": pdf})
-    user = user_create("rita", role=REVIEWER)
-    user.set_password(PASSWORD)
-    user.save()
-    page = new_page("rita", PASSWORD)
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    user_create("rita", role=REVIEWER)
+    page = new_page("rita")
+    claim_next_in(page, live_server, item)
 
     # Draw a thin box over the top fifth of the line, across its width.
     image = page.locator("#page-0 img").bounding_box()

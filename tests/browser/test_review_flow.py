@@ -5,10 +5,9 @@ from review.models import Approval, Claim, ItemState, Proposal, ReviewItem
 from review.roles import REVIEWER
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.browser.conftest import between_requests, screenshot
+from tests.browser.conftest import between_requests, claim_next_in, screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 LETTER = simple_pdf(
     ["Requester SSN 123-45-6789", "Reply to jo@example.com", "Nothing else of note on this page."]
 )
@@ -17,10 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _reviewer(name: str):
-    user = user_create(name, role=REVIEWER)
-    user.set_password(PASSWORD)
-    user.save()
-    return user
+    return user_create(name, role=REVIEWER)
 
 
 def test_reviewer_claims_decides_from_the_keyboard_draws_a_box_and_approves(new_page, live_server):
@@ -28,11 +24,10 @@ def test_reviewer_claims_decides_from_the_keyboard_draws_a_box_and_approves(new_
     marks = Proposal.objects.get(document=item.document).marks.count()
     assert marks >= 2
     _reviewer("rita")
-    page = new_page("rita", PASSWORD)
+    page = new_page("rita")
     screenshot(page, "queue")
 
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    claim_next_in(page, live_server, item)
     # The mark list says what proposed each mark and how sure it was.
     assert "regex.ssn 95%" in page.locator("#mark-list").inner_text()
     ordered = Proposal.objects.get(document=item.document).marks.order_by("page", "y0", "x0", "id")
@@ -80,11 +75,10 @@ def test_second_reviewer_cannot_open_the_claimed_item(new_page, live_server):
     (item,) = admitted_items({"letter.pdf": LETTER})
     _reviewer("rita")
     _reviewer("otto")
-    first = new_page("rita", PASSWORD)
-    first.get_by_role("button", name="Claim next").click()
-    first.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    first = new_page("rita")
+    claim_next_in(first, live_server, item)
 
-    second = new_page("otto", PASSWORD)
+    second = new_page("otto")
     response = second.goto(f"{live_server.url}/items/{item.pk}/")
     assert response.status == 403
     assert "Not your item" in second.content()
@@ -93,9 +87,8 @@ def test_second_reviewer_cannot_open_the_claimed_item(new_page, live_server):
 def test_approve_after_the_lease_expired_is_refused_and_changes_nothing(new_page, live_server):
     (item,) = admitted_items({"letter.pdf": simple_pdf(["Minutes of the parks committee."])})
     _reviewer("rita")
-    page = new_page("rita", PASSWORD)
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    page = new_page("rita")
+    claim_next_in(page, live_server, item)
     # The lease runs out while the page is open (the clock is moved, not waited for).
     with between_requests():
         Claim.objects.filter(item=item).update(expires_at=Now())

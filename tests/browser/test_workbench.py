@@ -7,10 +7,9 @@ from review.models import ItemState, Proposal, ReviewItem
 from review.roles import REVIEWER
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
-from tests.browser.conftest import between_requests, screenshot
+from tests.browser.conftest import between_requests, claim_next_in, screenshot
 from tests.factories import admitted_items
 
-PASSWORD = "browser-test-pw-1"
 LETTER = simple_pdf(
     ["Requester SSN 123-45-6789", "Reply to jo@example.com", "Card 4111 1111 1111 1111"]
 )
@@ -19,12 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _claimed_page(new_page, live_server):
     (item,) = admitted_items({"letter.pdf": LETTER})
-    user = user_create("rita", role=REVIEWER)
-    user.set_password(PASSWORD)
-    user.save()
-    page = new_page("rita", PASSWORD)
-    page.get_by_role("button", name="Claim next").click()
-    page.wait_for_url(f"{live_server.url}/items/{item.pk}/")
+    user_create("rita", role=REVIEWER)
+    page = new_page("rita")
+    claim_next_in(page, live_server, item)
     return item, page
 
 
