@@ -19,15 +19,7 @@ def review_over_http(capture, reviewer) -> int:
     config = page.context["review_config"]
     for number in range(len(page.context["pages"])):
         assert client.get(f"/items/{item_id}/pages/{number}.png").status_code == 200
-    saved = client.post(
-        f"/items/{item_id}/decisions/",
-        data={
-            "claim_id": config["claim_id"],
-            "base_version": config["base_version"],
-            "changes": {m["key"]: {"decision": "accepted"} for m in page.context["marks"]},
-        },
-        content_type="application/json",
-    ).json()
+    saved = accept_every_mark(client, item_id, page)
     with capture(execute=True):
         approved = client.post(
             f"/items/{item_id}/approve/",
@@ -39,3 +31,18 @@ def review_over_http(capture, reviewer) -> int:
         )
     assert approved.status_code == 302, approved
     return item_id
+
+
+def accept_every_mark(client: Client, item_id: int, page) -> dict:  # noqa: ANN001
+    """Save "accepted" for every mark of the item `page` (its item page) shows; returns
+    the save's answer (the new version and preview hash)."""
+    config = page.context["review_config"]
+    return client.post(
+        f"/items/{item_id}/decisions/",
+        data={
+            "claim_id": config["claim_id"],
+            "base_version": config["base_version"],
+            "changes": {m["key"]: {"decision": "accepted"} for m in page.context["marks"]},
+        },
+        content_type="application/json",
+    ).json()

@@ -23,6 +23,7 @@ from testkit.poison_corpus import POISON_KINDS, poison_case
 from tests.factories import admitted_items, decide_all, view_every_page
 from tests.intake.conftest import make_api_client, submit, upload
 from tests.pdf.test_render_limits import CAUSE
+from tests.pipeline import accept_every_mark
 
 pytestmark = pytest.mark.django_db
 
@@ -229,15 +230,7 @@ def test_approve_is_refused_naming_the_pages_the_reviewer_never_received():
     item_id = _claimed_item_id(browser.post("/claim-next/"))
     page = browser.get(f"/items/{item_id}/")
     config = page.context["review_config"]
-    saved = browser.post(
-        f"/items/{item_id}/decisions/",
-        data={
-            "claim_id": config["claim_id"],
-            "base_version": config["base_version"],
-            "changes": {m["key"]: {"decision": "accepted"} for m in page.context["marks"]},
-        },
-        content_type="application/json",
-    ).json()
+    saved = accept_every_mark(browser, item_id, page)
     approve_form = {
         "claim_id": config["claim_id"],
         "proposal_version": saved["version"],
