@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import models
@@ -82,33 +83,43 @@ class AuditEvent(models.Model):
 
     def canonical(self) -> bytes:
         """The hashed content: every field but the row's own hash, in a fixed form."""
-
-        def text(value: object) -> str | None:
-            return None if value is None else str(value)
-
-        fields = {
-            "sequence": self.sequence,
-            "occurred_at": self.occurred_at.isoformat(timespec="microseconds"),
-            "event_type": self.event_type,
-            "actor": self.actor,
-            "submission_id": text(self.submission_id),
-            "document_id": text(self.document_id),
-            "item_id": self.item_id,
-            "correlation_id": self.correlation_id,
-            "attempt": self.attempt,
-            "input_hash": self.input_hash,
-            "policy_version": self.policy_version,
-            "output_hash": self.output_hash,
-            "extra": self.extra,
-            "prev_hash": self.prev_hash,
-        }
-        if self.chain:  # rows of the legacy single chain were hashed without these
-            fields["chain"] = self.chain
-            fields["position"] = self.position
-        return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+        return canonical_content(vars(self))
 
     def compute_hash(self) -> str:
-        return hashlib.sha256(self.canonical()).hexdigest()
+        return row_hash_of(vars(self))
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def canonical_content(row: Mapping[str, Any]) -> bytes:
+    """`AuditEvent.canonical()` of a row given as its field values by attribute name;
+    appends hash their rows this way before any model instance exists."""
+    fields = {
+        "sequence": row["sequence"],
+        "occurred_at": row["occurred_at"].isoformat(timespec="microseconds"),
+        "event_type": row["event_type"],
+        "actor": row["actor"],
+        "submission_id": _text(row["submission_id"]),
+        "document_id": _text(row["document_id"]),
+        "item_id": row["item_id"],
+        "correlation_id": row["correlation_id"],
+        "attempt": row["attempt"],
+        "input_hash": row["input_hash"],
+        "policy_version": row["policy_version"],
+        "output_hash": row["output_hash"],
+        "extra": row["extra"],
+        "prev_hash": row["prev_hash"],
+    }
+    if row["chain"]:  # rows of the legacy single chain were hashed without these
+        fields["chain"] = row["chain"]
+        fields["position"] = row["position"]
+    return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+
+
+def row_hash_of(row: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_content(row)).hexdigest()
 
 
 class Checkpoint(models.Model):

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 
 from audit.clock import db_now
-from audit.models import GENESIS_HASH, AuditEvent
+from audit.models import GENESIS_HASH, AuditEvent, row_hash_of
 
 # Events carry ids, states, counts, hashes and reasons (DESIGN rule 6); a large extra is
 # a sign that content is leaking into the ledger.
@@ -74,7 +74,7 @@ def _lock_chain_heads(
     order numbers and the time.
 
     Caller must be inside a transaction; the locks are held until it commits. On
-    PostgreSQL one call of `audit_lock_chain_heads` (migration 0004) takes one
+    PostgreSQL one call of `audit_lock_chain_heads` (migrations 0004, 0006) takes one
     transaction-level advisory lock per chain in the order given (sorted, so two writers
     never wait on each other in a ring), then reads every head after the locks, and the
     order numbers from a sequence (no lock, may leave gaps): one round trip however many
@@ -86,12 +86,11 @@ def _lock_chain_heads(
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT * FROM audit_lock_chain_heads(%s::text[], %s)", [chains, events])
-            rows = cursor.fetchall()
-        for chain, position, row_hash, _, _ in rows:
+            positions, hashes, sequences, locked_at = cursor.fetchone()
+        for chain, position, row_hash in zip(chains, positions, hashes, strict=True):
             if position is not None:
                 heads[chain] = (position, row_hash)
-        # Every row carries the same order numbers and time.
-        return heads, list(rows[0][3]), rows[0][4].astimezone(dt.UTC)
+        return heads, sequences, locked_at.astimezone(dt.UTC)
     newest = AuditEvent.objects.filter(chain=OuterRef("chain"), position__isnull=False)
     for chain, position, row_hash in AuditEvent.objects.filter(
         chain__in=chains,
@@ -103,53 +102,74 @@ def _lock_chain_heads(
     return heads, sequences, db_now()
 
 
-def emit_many(events: Iterable[Event]) -> list[AuditEvent]:
-    """Append events in order, each as the next link of its chain; returns the rows."""
+def emit_many(events: Iterable[Event]) -> None:
+    """Append events in order, each as the next link of its chain."""
     events = list(events)
     if not events:
-        return []
+        return
+    chains = [chain_of(event) for event in events]
     # No savepoint of its own: the caller's transaction is the unit.
     with transaction.atomic(savepoint=False):
-        heads, sequences, occurred_at = _lock_chain_heads(
-            sorted({chain_of(event) for event in events}), len(events)
-        )
+        heads, sequences, occurred_at = _lock_chain_heads(sorted(set(chains)), len(events))
         rows = []
-        for event, sequence in zip(events, sequences, strict=True):
+        for event, chain, sequence in zip(events, chains, sequences, strict=True):
             extra = event.extra or {}
-            if len(json.dumps(extra)) > MAX_EXTRA_BYTES:
-                raise ValueError(f"audit extra for {event.event_type} is too large")
-            chain = chain_of(event)
             position, prev_hash = heads[chain]
-            row = AuditEvent(
-                sequence=sequence,
-                occurred_at=occurred_at,
-                event_type=event.event_type,
-                actor=actor_label(event.actor),
-                submission_id=event.submission_id,
-                document_id=event.document_id,
-                item_id=event.item_id,
-                correlation_id=event.correlation_id,
-                attempt=event.attempt,
-                input_hash=event.input_hash,
-                policy_version=event.policy_version,
-                output_hash=event.output_hash,
-                extra=extra,
-                chain=chain,
-                position=position + 1,
-                prev_hash=prev_hash,
-            )
-            # Normalize what the database will hand back, so the hash recomputes.
-            row.submission_id = _as_uuid(row.submission_id)
-            row.document_id = _as_uuid(row.document_id)
-            row.row_hash = row.compute_hash()
-            heads[chain] = (position + 1, row.row_hash)
+            row = {
+                "sequence": sequence,
+                "occurred_at": occurred_at,
+                "event_type": event.event_type,
+                "actor": actor_label(event.actor),
+                # As the database hands them back, so the hash recomputes.
+                "submission_id": _as_uuid(event.submission_id),
+                "document_id": _as_uuid(event.document_id),
+                "item_id": event.item_id,
+                "correlation_id": event.correlation_id,
+                "attempt": event.attempt,
+                "input_hash": event.input_hash,
+                "policy_version": event.policy_version,
+                "output_hash": event.output_hash,
+                "extra": extra,
+                "chain": chain,
+                "position": position + 1,
+                "prev_hash": prev_hash,
+            }
+            row["row_hash"] = row_hash = row_hash_of(row)
+            heads[chain] = (position + 1, row_hash)
             rows.append(row)
-        return AuditEvent.objects.bulk_create(rows)
+        _insert(rows)
 
 
-def emit(event_type: str, *, actor: Actor, **fields: Any) -> AuditEvent:
+# Every column but the id, in the order COPY writes them.
+_COPY_FIELDS = [f for f in AuditEvent._meta.concrete_fields if not f.primary_key]
+
+
+def _insert(rows: list[dict[str, Any]]) -> None:
+    """Write the rows, refusing an oversized extra. On PostgreSQL with COPY: a sweep batch
+    or a large admission appends hundreds of events, and compiling one INSERT of them
+    costs more than the database spends storing them. Every value is a str, int, UUID,
+    datetime or None, which COPY writes as is; the extra goes as its JSON text."""
+    extras = []
+    for row in rows:
+        extras.append(json.dumps(row["extra"]))
+        if len(extras[-1]) > MAX_EXTRA_BYTES:
+            raise ValueError(f"audit extra for {row['event_type']} is too large")
+    if connection.vendor != "postgresql":
+        AuditEvent.objects.bulk_create(AuditEvent(**row) for row in rows)
+        return
+    table = connection.ops.quote_name(AuditEvent._meta.db_table)
+    columns = ", ".join(str(f.column) for f in _COPY_FIELDS)
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        for row, extra in zip(rows, extras, strict=True):
+            copy.write_row([extra if f.name == "extra" else row[f.attname] for f in _COPY_FIELDS])
+
+
+def emit(event_type: str, *, actor: Actor, **fields: Any) -> None:
     """Append one event. Call it inside the transaction that makes the change it records."""
-    return emit_many([Event(event_type=event_type, actor=actor, **fields)])[0]
+    emit_many([Event(event_type=event_type, actor=actor, **fields)])
 
 
 def _as_uuid(value: uuid.UUID | str | None) -> uuid.UUID | None:

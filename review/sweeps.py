@@ -17,12 +17,13 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
 
 from audit.clock import db_now
-from audit.services import emit_many
+from audit.services import Event, emit_many
 from review.models import (
     TERMINAL_STATES,
     Claim,
@@ -83,30 +84,46 @@ def _live_unheld() -> QuerySet[ReviewItem]:
     return ReviewItem.objects.exclude(state__in=TERMINAL_STATES).filter(hold=Hold.NONE)
 
 
-# What the audit events need, and no more: never the submission's search terms.
-EVENT_FIELDS = (
+# What the audit events need, and no more: never the submission's search terms. Plain
+# rows, not model instances: a batch is hundreds of items, and building three models per
+# item cost more than the statements that change them.
+CANDIDATE_FIELDS = (
     "id",
     "state",
     "queue",
     "priority",
     "deadline",
-    "document__id",
+    "document_id",
     "document__source_sha256",
     "document__policy_version",
-    "document__submission__id",
+    "document__submission_id",
     "document__submission__correlation_id",
 )
 
 
-def _lock(queryset: QuerySet[ReviewItem], order: str = "id") -> list[ReviewItem]:
+def _lock(queryset: QuerySet[ReviewItem], order: str = "id") -> list[dict[str, Any]]:
     """Lock up to BATCH items, skipping rows a reviewer or another sweeper holds.
     Items are always locked before claims (the order every writer uses). Ordering by
     deadline lets the deadline steps walk their partial index instead of the table."""
     return list(
         queryset.select_for_update(skip_locked=True, of=("self",))
-        .select_related("document__submission")
-        .only(*EVENT_FIELDS)
-        .order_by(order, "id")[:BATCH]
+        .order_by(order, "id")
+        .values(*CANDIDATE_FIELDS)[:BATCH]
+    )
+
+
+def _event(item: dict[str, Any], event_type: str, extra: dict[str, Any]) -> Event:
+    """The sweeper's audit event about a locked candidate (as `item_event` for a model)."""
+    return Event(
+        event_type=event_type,
+        actor=SWEEPER,
+        submission_id=item["document__submission_id"],
+        document_id=item["document_id"],
+        item_id=item["id"],
+        correlation_id=item["document__submission__correlation_id"],
+        policy_version=item["document__policy_version"],
+        input_hash=item["document__source_sha256"],
+        extra=extra,
     )
 
 
@@ -121,31 +138,32 @@ def _reclaim_expired_claims() -> int:
         if not items:
             return 0
         claims = {
-            claim.item_id: claim
-            for claim in Claim.objects.filter(
-                item__in=items, ended_at__isnull=True, expires_at__lte=now
-            ).select_related("reviewer")
+            item_id: (claim_id, owner)
+            for item_id, claim_id, owner in Claim.objects.filter(
+                item__in=[item["id"] for item in items], ended_at__isnull=True, expires_at__lte=now
+            ).values_list("item_id", "pk", "reviewer__username")
         }
         # Conditional on the claim still being open and expired: with the item rows
         # locked no reviewer can end these claims meanwhile, so exactly one side wins.
         Claim.objects.filter(
-            pk__in=[c.pk for c in claims.values()], ended_at__isnull=True, expires_at__lte=now
+            pk__in=[claim_id for claim_id, _ in claims.values()],
+            ended_at__isnull=True,
+            expires_at__lte=now,
         ).update(ended_at=now, outcome=Claim.Outcome.EXPIRED)
-        reclaimed = [item for item in items if item.pk in claims]
+        reclaimed = [item for item in items if item["id"] in claims]
         items_transition_bulk(
-            item_ids=[item.pk for item in reclaimed],
+            item_ids=[item["id"] for item in reclaimed],
             from_state=ItemState.IN_REVIEW,
             to_state=ItemState.PROPOSED,
             now=now,
         )
         emit_many(
-            item_event(
+            _event(
                 item,
                 "CLAIM_RECLAIMED",
-                actor=SWEEPER,
-                extra={
-                    "claim": claims[item.pk].pk,
-                    "previous_owner": claims[item.pk].reviewer.get_username(),
+                {
+                    "claim": claims[item["id"]][0],
+                    "previous_owner": claims[item["id"]][1],
                     "from": ItemState.IN_REVIEW,
                     "to": ItemState.PROPOSED,
                 },
@@ -168,16 +186,15 @@ def _bump_near_deadline() -> int:
         if not items:
             return 0
         ReviewItem.objects.filter(
-            pk__in=[item.pk for item in items], priority_bumped_at__isnull=True
+            pk__in=[item["id"] for item in items], priority_bumped_at__isnull=True
         ).update(priority=BUMPED, priority_bumped_at=now)
         emit_many(
-            item_event(
+            _event(
                 item,
                 "PRIORITY_BUMPED",
-                actor=SWEEPER,
-                extra={
-                    "remaining_seconds": int((item.deadline - now).total_seconds()),
-                    "previous_priority": item.priority,
+                {
+                    "remaining_seconds": int((item["deadline"] - now).total_seconds()),
+                    "previous_priority": item["priority"],
                 },
             )
             for item in items
@@ -191,18 +208,17 @@ def _hold_breached_items() -> int:
         items = _lock(_live_unheld().filter(deadline__lte=now), order="deadline")
         if not items:
             return 0
-        ids = [item.pk for item in items]
-        open_claims = {
-            claim.item_id: claim.pk
-            for claim in Claim.objects.filter(item__in=ids, ended_at__isnull=True)
-        }
+        ids = [item["id"] for item in items]
+        open_claims = dict(
+            Claim.objects.filter(item__in=ids, ended_at__isnull=True).values_list("item_id", "pk")
+        )
         Claim.objects.filter(pk__in=open_claims.values(), ended_at__isnull=True).update(
             ended_at=now, outcome=Claim.Outcome.RELEASED
         )
-        in_review = [item.pk for item in items if item.state == ItemState.IN_REVIEW]
+        in_review = {item["id"] for item in items if item["state"] == ItemState.IN_REVIEW}
         if in_review:
             items_transition_bulk(
-                item_ids=in_review,
+                item_ids=list(in_review),
                 from_state=ItemState.IN_REVIEW,
                 to_state=ItemState.PROPOSED,
                 now=now,
@@ -211,15 +227,14 @@ def _hold_breached_items() -> int:
             hold=Hold.SLA_BREACH, queue=Queue.COMPLIANCE_REVIEW
         )
         emit_many(
-            item_event(
+            _event(
                 item,
                 "SLA_BREACHED",
-                actor=SWEEPER,
-                extra={
-                    "overdue_seconds": int((now - item.deadline).total_seconds()),
-                    "state": ItemState.PROPOSED if item.pk in in_review else item.state,
-                    "claim_ended": open_claims.get(item.pk),
-                    "from_queue": item.queue,
+                {
+                    "overdue_seconds": int((now - item["deadline"]).total_seconds()),
+                    "state": ItemState.PROPOSED if item["id"] in in_review else item["state"],
+                    "claim_ended": open_claims.get(item["id"]),
+                    "from_queue": item["queue"],
                 },
             )
             for item in items

@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+from audit.models import AuditEvent
 from audit.services import emit
 from review.roles import COMPLIANCE_OFFICER
 from testkit.builders import user_create
@@ -53,7 +54,8 @@ def test_compliance_officer_sees_every_model_in_the_admin(officer_client):
 
 
 def test_audit_events_are_read_only_in_the_admin(officer_client):
-    event = emit("TEST_EVENT", actor="system:test")
+    emit("TEST_EVENT", actor="system:test")
+    event = AuditEvent.objects.get(event_type="TEST_EVENT")
     url = f"/admin/audit/auditevent/{event.pk}/change/"
     assert officer_client.get(url).status_code == 200
     assert officer_client.post(url, {"event_type": "CHANGED"}).status_code == 403

@@ -67,10 +67,10 @@ def test_application_role_reads_and_appends_the_ledger_and_writes_work_tables(ap
     emit("TEST_EVENT", actor="system:test")
     assert app_role.execute("SELECT count(*) FROM audit_auditevent").fetchone()[0] >= 1
     with app_role.transaction():
-        heads = app_role.execute(
+        positions, _, sequences, _ = app_role.execute(
             "SELECT * FROM audit_lock_chain_heads(ARRAY['system'], 1)"
-        ).fetchall()
-    assert heads[0][0] == "system"
+        ).fetchone()
+    assert positions == [1] and len(sequences) == 1
     for table in ("audit_auditevent", "audit_checkpoint"):
         row = app_role.execute(
             "SELECT has_table_privilege(current_user, %s, 'INSERT'),"

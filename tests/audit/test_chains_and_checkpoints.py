@@ -32,10 +32,10 @@ DOC_A, DOC_B = uuid.uuid4(), uuid.uuid4()
 
 
 def _emit(document_id: uuid.UUID | None, count: int) -> list[AuditEvent]:
-    return [
+    """Append `count` events to one chain; the rows as stored, oldest first."""
+    for n in range(count):
         emit("TEST_EVENT", actor="system:test", document_id=document_id, extra={"n": n})
-        for n in range(count)
-    ]
+    return list(AuditEvent.objects.order_by("-sequence")[:count])[::-1]
 
 
 def _tamper(sql: str, params=()) -> None:

@@ -10,7 +10,10 @@ from audit.services import emit, verify_chain
 
 
 def _emit_some(count: int) -> list[AuditEvent]:
-    return [emit("TEST_EVENT", actor="system:test", extra={"n": n}) for n in range(count)]
+    """Append `count` events; the rows as stored, oldest first."""
+    for n in range(count):
+        emit("TEST_EVENT", actor="system:test", extra={"n": n})
+    return list(AuditEvent.objects.order_by("-sequence")[:count])[::-1]
 
 
 def _raw(sql: str, params=()) -> None:
