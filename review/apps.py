@@ -41,4 +41,6 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review queue"
 
     def ready(self) -> None:
+        from review import lookups  # noqa: F401  registers `__any_of`
+
         post_migrate.connect(ensure_schedules, sender=self)

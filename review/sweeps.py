@@ -140,13 +140,15 @@ def _reclaim_expired_claims() -> int:
         claims = {
             item_id: (claim_id, owner)
             for item_id, claim_id, owner in Claim.objects.filter(
-                item__in=[item["id"] for item in items], ended_at__isnull=True, expires_at__lte=now
+                item_id__any_of=[item["id"] for item in items],
+                ended_at__isnull=True,
+                expires_at__lte=now,
             ).values_list("item_id", "pk", "reviewer__username")
         }
         # Conditional on the claim still being open and expired: with the item rows
         # locked no reviewer can end these claims meanwhile, so exactly one side wins.
         Claim.objects.filter(
-            pk__in=[claim_id for claim_id, _ in claims.values()],
+            pk__any_of=[claim_id for claim_id, _ in claims.values()],
             ended_at__isnull=True,
             expires_at__lte=now,
         ).update(ended_at=now, outcome=Claim.Outcome.EXPIRED)
@@ -186,7 +188,7 @@ def _bump_near_deadline() -> int:
         if not items:
             return 0
         ReviewItem.objects.filter(
-            pk__in=[item["id"] for item in items], priority_bumped_at__isnull=True
+            pk__any_of=[item["id"] for item in items], priority_bumped_at__isnull=True
         ).update(priority=BUMPED, priority_bumped_at=now)
         emit_many(
             _event(
@@ -210,9 +212,11 @@ def _hold_breached_items() -> int:
             return 0
         ids = [item["id"] for item in items]
         open_claims = dict(
-            Claim.objects.filter(item__in=ids, ended_at__isnull=True).values_list("item_id", "pk")
+            Claim.objects.filter(item_id__any_of=ids, ended_at__isnull=True).values_list(
+                "item_id", "pk"
+            )
         )
-        Claim.objects.filter(pk__in=open_claims.values(), ended_at__isnull=True).update(
+        Claim.objects.filter(pk__any_of=open_claims.values(), ended_at__isnull=True).update(
             ended_at=now, outcome=Claim.Outcome.RELEASED
         )
         in_review = {item["id"] for item in items if item["state"] == ItemState.IN_REVIEW}
@@ -223,7 +227,7 @@ def _hold_breached_items() -> int:
                 to_state=ItemState.PROPOSED,
                 now=now,
             )
-        ReviewItem.objects.filter(pk__in=ids, hold=Hold.NONE).update(
+        ReviewItem.objects.filter(pk__any_of=ids, hold=Hold.NONE).update(
             hold=Hold.SLA_BREACH, queue=Queue.COMPLIANCE_REVIEW
         )
         emit_many(
@@ -254,9 +258,9 @@ def _escalate_dead_letters() -> int:
         if not letters:
             return 0
         DeadLetter.objects.filter(
-            pk__in=[letter.pk for letter in letters], escalated_at__isnull=True
+            pk__any_of=[letter.pk for letter in letters], escalated_at__isnull=True
         ).update(escalated_at=now)
-        ReviewItem.objects.filter(pk__in=[letter.item_id for letter in letters]).update(
+        ReviewItem.objects.filter(pk__any_of=[letter.item_id for letter in letters]).update(
             queue=Queue.COMPLIANCE_REVIEW
         )
         emit_many(

@@ -125,6 +125,6 @@ def items_transition_bulk(
     writes one audit event per item in the same transaction."""
     if to_state not in ALLOWED_TRANSITIONS.get(from_state, frozenset()):
         raise IllegalTransition(f"illegal transition {from_state} -> {to_state}")
-    return ReviewItem.objects.filter(pk__in=item_ids, state=from_state).update(
+    return ReviewItem.objects.filter(pk__any_of=item_ids, state=from_state).update(
         state=to_state, state_changed_at=now, **updates
     )
