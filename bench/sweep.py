@@ -10,16 +10,18 @@ every database it made at the end; the database DATABASE_URL names only locates 
 
 Per scenario: N open items (proposed, or in_review under a live claim), of which 1% are
 in_review under an EXPIRED open claim, 1% are due inside the warn window and 1% are past
-their deadline. The loaded database is VACUUM ANALYZEd and cloned, then:
+their deadline. The loaded database is VACUUM ANALYZEd and cloned, then, --repeat times
+(3), alternating, each on its own copy, the best run of each counting:
 1. sweep:    one timed `review.sweeps.sweep_pass()`; the counts it reports and the rows it
              changed must equal what was planted; the audit chain must verify.
-2. raw:      on the clone, one set-based statement per step (data-modifying CTEs) making the
-             same changes and inserting equivalent audit rows, each with its own sha256 but
+2. raw:      one set-based statement per step (data-modifying CTEs) making the same
+             changes and inserting equivalent audit rows, each with its own sha256 but
              NOT hash-chained and without the advisory lock: the cost floor.
 
-Targets: time(100k) / time(10k) < 3 and raw time / sweep time >= 0.5. Because the mix is
-1% of the table, 100k plants ten times the work of 10k; a third scenario (100k items, but
-only as many planted rows as the 10k one) shows whether the table's size costs anything.
+Targets: time(100k) / time(10k) < 3, raw time / sweep time >= 0.5, and time(100k-few) /
+time(10k) <= 1.3. Because the mix is 1% of the table, 100k plants ten times the work of
+10k; the third scenario (100k items, but only as many planted rows as the 10k one) shows
+what the table's size costs.
 When a target is missed (or with --profile) it also prints where the pass spends its time:
 per kind of statement, a cProfile, and EXPLAIN ANALYZE of each step's candidate query.
 """
@@ -53,6 +55,8 @@ from bench.pgdb import create_database, drop_database, migrate, with_database  #
 
 SCALE_TARGET = 3.0
 SPEED_TARGET = 0.5
+# The same changed rows in a table ten times larger may cost at most this much more.
+FLAT_TARGET = 1.3
 VERIFY_CHAIN_BUDGET = 30.0
 REVIEWERS = 8
 # Share of items a reviewer holds under a live (unexpired) claim: the open-claim index is
@@ -540,6 +544,12 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=100_000, help="the large table")
     parser.add_argument("--small", type=int, default=10_000, help="the small table")
     parser.add_argument("--profile", action="store_true", help="always print the breakdown")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="timed runs per contestant and scenario, each on its own copy; the best counts",
+    )
     args = parser.parse_args()
 
     url = os.environ.get("DATABASE_URL", "")
@@ -617,8 +627,10 @@ def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int
         started = time.perf_counter()
         planted = seed(scenario)
         use_database(prefix)  # the template of a clone must have no sessions
-        # Both contestants (and the profile) get their own copy of the loaded database.
-        sweep_db, raw_db = clone(f"{base}_sweep", base), clone(f"{base}_raw", base)
+        # Every timed run (and the profile) gets its own copy of the loaded database.
+        copies = [
+            (clone(f"{base}_s{n}", base), clone(f"{base}_r{n}", base)) for n in range(args.repeat)
+        ]
         if scenario is scenarios[0]:
             timed, profiled, explained = (clone(f"{base}_{k}", base) for k in "tpx")
             result.spares = (timed, profiled, explained)
@@ -628,38 +640,48 @@ def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int
             f"claims / near deadline / breached, {len(planted.live)} live claims "
             f"(loaded and copied in {time.perf_counter() - started:.1f} s)"
         )
+        # The contestants alternate, so drift on a shared machine hits both; the best run
+        # of each counts (noise only ever adds time).
+        sweeps, raws = [], []
+        for sweep_db, raw_db in copies:
+            prewarm(with_database(url, sweep_db))
+            use_database(sweep_db)
+            seconds, report = run_sweep()
+            sweeps.append(seconds)
+            counted = (report.reclaimed, report.bumped, report.breached)
+            if counted != (scenario.planted,) * 3:
+                result.problems.append(f"sweep reported {counted}, planted {scenario.planted} each")
+            result.problems += [f"sweep: {p}" for p in check_rows(planted)]
+            started = time.perf_counter()
+            chain = verify_chain()
+            chain_seconds = time.perf_counter() - started
+            result.chain = (
+                f"{'ok' if chain.ok else chain}, {chain.count} events, {chain_seconds:.2f} s"
+            )
+            if not chain.ok:
+                result.problems.append(f"audit chain broken: {chain}")
+            if chain_seconds > VERIFY_CHAIN_BUDGET:
+                print(f"  (verify_chain took {chain_seconds:.0f} s, over the budget)")
+            use_database(prefix)
+            drop(sweep_db)
 
-        prewarm(with_database(url, sweep_db))
-        use_database(sweep_db)
-        result.sweep_seconds, report = run_sweep()
+            prewarm(with_database(url, raw_db))
+            seconds, steps = run_raw(with_database(url, raw_db), warn_minutes)
+            raws.append(seconds)
+            use_database(raw_db)
+            result.problems += [f"raw SQL: {p}" for p in check_rows(planted)]
+            use_database(prefix)
+            drop(raw_db)
+        result.sweep_seconds, result.raw_seconds = min(sweeps), min(raws)
         print(
             f"  sweep_pass():  {result.sweep_seconds:7.3f} s   reclaimed {report.reclaimed}, "
             f"bumped {report.bumped}, breached {report.breached}, escalated {report.escalated}"
+            f"   (runs: {', '.join(f'{t:.3f}' for t in sweeps)})"
         )
-        counted = (report.reclaimed, report.bumped, report.breached)
-        if counted != (scenario.planted,) * 3:
-            result.problems.append(f"sweep reported {counted}, planted {scenario.planted} each")
-        result.problems += [f"sweep: {p}" for p in check_rows(planted)]
-        started = time.perf_counter()
-        chain = verify_chain()
-        chain_seconds = time.perf_counter() - started
-        result.chain = f"{'ok' if chain.ok else chain}, {chain.count} events, {chain_seconds:.2f} s"
-        if not chain.ok:
-            result.problems.append(f"audit chain broken: {chain}")
-        if chain_seconds > VERIFY_CHAIN_BUDGET:
-            print(f"  (verify_chain took {chain_seconds:.0f} s, over the budget)")
-        use_database(prefix)
-        drop(sweep_db)
-
-        prewarm(with_database(url, raw_db))
-        result.raw_seconds, steps = run_raw(with_database(url, raw_db), warn_minutes)
-        use_database(raw_db)
-        result.problems += [f"raw SQL: {p}" for p in check_rows(planted)]
-        use_database(prefix)
-        drop(raw_db)
         print(
             f"  raw SQL:       {result.raw_seconds:7.3f} s   ("
             + ", ".join(f"{step} {seconds:.3f}" for step, seconds in steps.items())
+            + f"; runs: {', '.join(f'{t:.3f}' for t in raws)}"
             + f"; sweep is {result.raw_seconds / result.sweep_seconds:.2f} of the raw speed)"
         )
         print(f"  audit chain after the sweep: {result.chain}")
@@ -685,15 +707,16 @@ def measure(args: argparse.Namespace, url: str, prefix: str, clone, drop) -> int
         f"  time {large.scenario.label} / {small_run.scenario.label}: {scale:5.2f}x (target < {SCALE_TARGET}x) "
         f"{'OK' if scale_ok else 'MISSED'}; it changes {changed[0] / changed[1]:.0f}x the rows"
     )
+    flat_ok = flat <= FLAT_TARGET
     print(
         f"  time {few.scenario.label} / {small_run.scenario.label}: {flat:5.2f}x (same rows changed, {big // small}x the table: "
-        "the table's own cost)"
+        f"the table's own cost; target <= {FLAT_TARGET}x) {'OK' if flat_ok else 'MISSED'}"
     )
     print(
         f"  {large.scenario.label}: sweep is {speed:.2f} of the raw speed (target >= {SPEED_TARGET}) "
         f"{'OK' if speed_ok else 'MISSED'}"
     )
-    if args.profile or not (scale_ok and speed_ok):
+    if args.profile or not (scale_ok and speed_ok and flat_ok):
         assert large.spares is not None  # noqa: S101 - made for the first scenario
         profile_pass(url, *large.spares)
     return 1 if any(r.problems for r in results) else 0
