@@ -484,6 +484,15 @@ class LegalHold(models.Model):
                 name="legalhold_exactly_one_target",
             ),
         ]
+        indexes = [
+            # Claim next reads the open holds once per call: only those, however many
+            # were lifted over the years.
+            models.Index(
+                fields=["document", "submission"],
+                condition=Q(lifted_at__isnull=True),
+                name="legalhold_open_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         target = (

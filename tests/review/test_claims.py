@@ -63,15 +63,22 @@ def test_reviewers_only_claim_from_their_queues(reviewer):
     assert claim_next(reviewer=senior).item_id == item.pk
 
 
-def test_item_under_legal_hold_is_not_offered(reviewer):
-    (item,) = admitted_items({"a.pdf": LETTER})
-    LegalHold.objects.create(
-        submission=item.document.submission,
-        reason="litigation",
-        placed_by="user:x",
-        placed_at=db_now(),
+@pytest.mark.parametrize("target", ["document", "submission"])
+def test_item_under_legal_hold_is_not_offered_and_a_lifted_hold_frees_it(reviewer, target):
+    (held,) = admitted_items({"a.pdf": LETTER})
+    (free,) = admitted_items({"b.pdf": LETTER})
+    # The held item is the more urgent one: claim next would pick it first.
+    ReviewItem.objects.filter(pk=held.pk).update(priority=0)
+    ReviewItem.objects.filter(pk=free.pk).update(priority=1000)
+    on = held.document if target == "document" else held.document.submission
+    hold = LegalHold.objects.create(
+        **{target: on}, reason="litigation", placed_by="user:x", placed_at=db_now()
     )
-    assert claim_next(reviewer=reviewer) is None
+
+    assert claim_next(reviewer=reviewer).item_id == free.pk
+    claim_release(item_id=free.pk, claim_id=Claim.objects.get().pk, reviewer=reviewer)
+    LegalHold.objects.filter(pk=hold.pk).update(lifted_at=db_now(), lifted_by="user:x")
+    assert claim_next(reviewer=reviewer).item_id == held.pk
 
 
 def test_release_returns_the_item_to_the_pool(reviewer):

@@ -1,0 +1,70 @@
+"""The database functions on the hot paths (claim next, appends) find rows through their
+indexes even when the planner believes the tables are empty.
+
+PL/pgSQL caches a plan per statement for the session. One made while the ledger or the
+claims were small (a new deployment, a table just analysed) would read the whole table on
+every later call: each claim would scan every claim and every event ever written.
+PostgreSQL's own per-transaction counters show whether a call scanned a table whole.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from audit.services import Event, emit_many
+from review.roles import REVIEWER
+from review.selectors import policy_current
+from review.services.claims import claim_next
+from review.services.policies import policy_publish
+from testkit.builders import bulk_proposed_items, user_create
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+TABLES = ("audit_auditevent", "review_claim")
+
+
+def _as_if_empty_and_generic() -> None:
+    """Statistics that say 'tiny table', and plans that are cached from the first call:
+    the state in which a plan that scans the table looks cheapest."""
+    with connection.cursor() as cursor:
+        for table in TABLES:
+            cursor.execute(f"ANALYZE {table}")
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+
+
+def _whole_table_scans() -> dict[str, int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, seq_scan FROM pg_stat_xact_user_tables WHERE relname = ANY(%s)",
+            [list(TABLES)],
+        )
+        return dict(cursor.fetchall())
+
+
+def test_claim_next_counts_claims_and_finds_chain_heads_without_scanning_tables():
+    bulk_proposed_items(8)
+    reviewer = user_create("scanless", role=REVIEWER)
+    draft = policy_current()
+    draft.max_open_claims_per_reviewer = 100
+    policy_publish(draft=draft, actor="system:test-setup")
+    _as_if_empty_and_generic()
+    before = _whole_table_scans()
+
+    claims = [claim_next(reviewer=reviewer) for _ in range(8)]
+
+    assert all(claims)
+    assert _whole_table_scans() == before
+
+
+def test_appends_from_python_lock_chain_heads_without_scanning_the_ledger():
+    _as_if_empty_and_generic()
+    before = _whole_table_scans()
+
+    for n in range(6):
+        emit_many(
+            Event(event_type="TEST_EVENT", actor="system:test", correlation_id=f"c{n}")
+            for _ in range(3)
+        )
+
+    assert _whole_table_scans() == before
