@@ -75,9 +75,11 @@ def new_page(browser, live_server):
     contexts = []
 
     def make(username: str):
-        user = get_user_model().objects.get(username=username)
-        user.set_password(PASSWORD)
-        user.save()
+        # Another page may still be loading (its images): write between its requests.
+        with between_requests():
+            user = get_user_model().objects.get(username=username)
+            user.set_password(PASSWORD)
+            user.save()
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         contexts.append(context)
         page = context.new_page()
