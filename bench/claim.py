@@ -261,13 +261,18 @@ class StatementTimer:
 
 def inside_the_call(reviewer, url: str) -> None:
     """Each statement `review_claim_next` runs, timed by PostgreSQL itself (auto_explain
-    on nested statements, reported to this session), for one claim."""
+    on nested statements, reported to this session), for one claim in a warm session: the
+    first call of a session also compiles the function and loads every table's and
+    index's catalog entries, which a pooled connection in service has long done."""
     from audit.services import actor_label
     from review.selectors import reviewer_queues
 
-    seed_pool(1, batch="explain")
+    seed_pool(2, batch="explain")
+    call = "SELECT * FROM review_claim_next(%s, %s, %s::text[])"
+    arguments = [reviewer.pk, actor_label(reviewer), reviewer_queues(reviewer)]
     notes: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(call, arguments).fetchone()
         conn.add_notice_handler(lambda diagnostic: notes.append(diagnostic.message_primary))
         for setting in (
             "LOAD 'auto_explain'",
@@ -277,11 +282,11 @@ def inside_the_call(reviewer, url: str) -> None:
             "SET client_min_messages = log",
         ):
             conn.execute(setting)
-        conn.execute(
-            "SELECT * FROM review_claim_next(%s, %s, %s::text[])",
-            [reviewer.pk, actor_label(reviewer), reviewer_queues(reviewer)],
-        ).fetchone()
-    print("  inside one call (PostgreSQL's own timing, auto_explain; the last line is the call):")
+        conn.execute(call, arguments).fetchone()
+    print(
+        "  inside one call, warm session (PostgreSQL's own timing, auto_explain;"
+        " the last line is the call):"
+    )
     for note in notes:
         head, _, plan = note.partition("\n")
         duration = re.search(r"duration: ([0-9.]+) ms", head)
