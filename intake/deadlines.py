@@ -9,6 +9,7 @@ Calendar-month windows (GDPR Art. 12(3)) end at the end of the same day of the m
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import holidays
 from dateutil.relativedelta import relativedelta
@@ -20,22 +21,32 @@ def _end_of_day(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
 
 
-def _calendar(jurisdiction: Jurisdiction, years: range) -> holidays.HolidayBase:
+@functools.lru_cache(maxsize=256)
+def _holidays(
+    country: str, subdivision: str, categories: tuple[str, ...], years: range
+) -> frozenset[dt.date]:
+    """Building a calendar costs more than the rest of an admission's Python: one per
+    calendar and years, kept for the life of the process (the rules are the library's)."""
+    calendar = holidays.country_holidays(
+        country, subdiv=subdivision or None, years=years, categories=categories or None
+    )
+    return frozenset(calendar)
+
+
+def _calendar(jurisdiction: Jurisdiction, years: range) -> frozenset[dt.date]:
     categories = tuple(c.strip() for c in jurisdiction.holiday_categories.split(",") if c.strip())
-    return holidays.country_holidays(
-        jurisdiction.holiday_country,
-        subdiv=jurisdiction.holiday_subdivision or None,
-        years=years,
-        categories=categories or None,
+    return _holidays(
+        jurisdiction.holiday_country, jurisdiction.holiday_subdivision, categories, years
     )
 
 
 def add_business_days(jurisdiction: Jurisdiction, start: dt.date, count: int) -> dt.date:
     """The date `count` business days after `start` (the day of `start` not counted)."""
+    # The years cover the whole window: 200 business days never span more than a year.
     calendar = (
         _calendar(jurisdiction, range(start.year, start.year + 2 + count // 200))
         if jurisdiction.holiday_country
-        else {}
+        else frozenset()
     )
     day, counted = start, 0
     while counted < count:
