@@ -279,18 +279,9 @@ LOGGING = {
 INTAKE_MAX_FILE_BYTES = env_int("INTAKE_MAX_FILE_BYTES", 100 * 1024 * 1024)
 INTAKE_MAX_PAGES = env_int("INTAKE_MAX_PAGES", 5000)
 INTAKE_MAX_FILES = env_int("INTAKE_MAX_FILES", 500)
-# Per intake client; DRF's format, e.g. "120/min". Counted in the cache below.
+# Per intake client and window, counted in the database (intake.services.throttle);
+# DRF's format, e.g. "120/min".
 INTAKE_THROTTLE_RATE = os.environ.get("INTAKE_THROTTLE_RATE", "120/min")
-# The cache holds the throttle counts, so it must be one for all of the server's
-# processes (Django's default keeps one per process: each gunicorn worker would allow the
-# full rate). Files in DATA_DIR are shared by every process of a host; servers on several
-# hosts point CACHE_DIR at a shared folder.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("CACHE_DIR", str(DATA_DIR / "cache")),
-    }
-}
 # The module that opens review items for admitted documents (see intake.handoff).
 INTAKE_REVIEW_HANDOFF = "review.services.admission"
 # The spaCy pipeline of full-mode detection: an installed package, never downloaded

@@ -239,3 +239,23 @@ class RejectedSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"rejected {self.received_at:%Y-%m-%d %H:%M} {','.join(self.reason_codes)}"
+
+
+class ThrottleWindow(models.Model):
+    """How many requests one intake client made in one window of the intake rate
+    (settings.INTAKE_THROTTLE_RATE). Counted in the database, so that every server process
+    and host sees one count; a client's past windows are deleted as a new one opens."""
+
+    client = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    window_start = models.BigIntegerField(help_text="Seconds since the epoch.")
+    hits = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["client", "window_start"], name="throttlewindow_one_per_window"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"client {self.client_id}: {self.hits} requests from {self.window_start}"

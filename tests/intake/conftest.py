@@ -3,7 +3,6 @@ import functools
 import pymupdf
 import pytest
 from django.contrib.auth.models import Group
-from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -40,11 +39,6 @@ def make_api_client(username: str | None = None) -> APIClient:
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     api.user = user
     return api
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttle_counts():
-    cache.clear()
 
 
 @pytest.fixture

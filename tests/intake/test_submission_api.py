@@ -5,7 +5,8 @@ import pytest
 from django.db import connections
 
 from audit.models import AuditEvent
-from intake.models import Document, RejectedSubmission, Submission
+from intake.models import Document, RejectedSubmission, Submission, ThrottleWindow
+from intake.services.throttle import throttle_hit
 from review.models import ItemState, ReviewItem
 from tests.intake.conftest import (
     encrypted_pdf_bytes,
@@ -300,4 +301,14 @@ def test_admission_statements_do_not_grow_with_the_number_of_files(
         assert response.status_code == 201, response.content
         return len(captured.captured_queries)
 
+    statements(1)  # the first request of a throttle window also forgets the earlier ones
     assert statements(12) == statements(1)
+
+
+@pytest.mark.django_db
+def test_a_new_throttle_window_lets_the_client_in_again_and_forgets_the_old_one(api):
+    client_id, hour = api.user.pk, 1_800_000_000  # a window start for "/hour"
+    answers = [throttle_hit(client_id=client_id, rate="2/hour", now=hour + s) for s in (1, 2, 3)]
+    assert answers == [(True, 3599), (True, 3598), (False, 3597)]
+    assert throttle_hit(client_id=client_id, rate="2/hour", now=hour + 3600) == (True, 3600)
+    assert list(ThrottleWindow.objects.values_list("window_start", "hits")) == [(hour + 3600, 1)]
