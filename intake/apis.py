@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
@@ -131,6 +131,21 @@ def _with_correlation(response: Response, correlation_id: str) -> Response:
 class SubmissionCreateApi(APIView):
     parser_classes = [MultiPartParser, FormParser]
     throttle_classes = [ClientRateThrottle]
+
+    def throttled(self, request: Request, wait: float) -> NoReturn:
+        """Over its rate: refused before the body is read, and kept as rejected."""
+        problem = Problem(
+            "body", "throttled", f"over the rate of {settings.INTAKE_THROTTLE_RATE} requests"
+        )
+        submission_reject(
+            client=request_user(request),
+            channel=Submission.Channel.API,
+            correlation_id=correlation_id_or_new(request.headers.get(CORRELATION_HEADER)),
+            problems=[problem],
+            idempotency_key=request.headers.get("Idempotency-Key") or "",
+            actor=f"client:{request.user.get_username()}",
+        )
+        super().throttled(request, wait)
 
     @extend_schema(
         operation_id="submission_create",

@@ -201,14 +201,16 @@ def test_unauthenticated_request_is_refused(client):
 
 
 @pytest.mark.django_db
-def test_client_over_its_rate_gets_429_with_retry_after(api, settings):
+def test_client_over_its_rate_gets_429_with_retry_after_and_the_refusal_is_kept(api, settings):
     settings.INTAKE_THROTTLE_RATE = "2/min"
-    codes = [submit(api, external_ref=f"R{n}").status_code for n in range(3)]
-    assert codes[:2] == [201, 201]
-    third = submit(api, external_ref="R3")
-    assert third.status_code == 429
-    assert int(third["Retry-After"]) > 0
-    assert third.json()["code"] == "throttled"
+    responses = [submit(api, external_ref=f"R{n}") for n in range(3)]
+    assert [r.status_code for r in responses] == [201, 201, 429]
+    refused = responses[2]
+    assert int(refused["Retry-After"]) > 0
+    assert refused.json()["code"] == "throttled"
+    rejected = RejectedSubmission.objects.get()
+    assert (rejected.client, rejected.reason_codes) == (api.user, ["throttled"])
+    assert AuditEvent.objects.filter(event_type="SCHEMA_REJECT").count() == 1
 
 
 @pytest.mark.django_db
