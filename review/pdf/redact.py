@@ -67,6 +67,13 @@ def _burn_in_prepare(
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
     _drop_foreign_redactions(doc)
+    if doc.need_appearances():
+        # The form asks viewers to draw its fields from their values (/NeedAppearances):
+        # what the reviewer saw. Baking takes the stored appearances, which such a form
+        # leaves stale or empty, so draw them from the values first.
+        for page in doc:
+            for widget in page.widgets():
+                widget.update()
     doc.bake(annots=True, widgets=True)
     return per_page
 
@@ -172,13 +179,28 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
         text=pymupdf.PDF_REDACT_TEXT_REMOVE,
     )
     shape = page.new_shape()
-    for mark, rect in zip(marks, rects, strict=True):
-        _stamp(page, shape, rect, mark)
+    for box, (rect, reasons) in _stamps(marks, rects).items():
+        _stamp(page, shape, rect, box, " ".join(reasons))
     shape.commit()
 
 
+def _stamps(
+    marks: Sequence[RedactionMark], rects: Sequence[pymupdf.Rect]
+) -> dict[Box, tuple[pymupdf.Rect, list[str]]]:
+    """One stamp per box, naming each of its reasons once: marks on the same box (a name
+    that two detectors found) would otherwise print their stamps over each other, which
+    reads as one garbled word such as "(b)(6)(b)(6)"."""
+    stamps: dict[Box, tuple[pymupdf.Rect, list[str]]] = {}
+    for mark, rect in zip(marks, rects, strict=True):
+        _, reasons = stamps.setdefault(mark.box, (rect, []))
+        reason = mark.legal_reason.strip()
+        if reason and reason not in reasons:
+            reasons.append(reason)
+    return stamps
+
+
 def _stamp(
-    page: pymupdf.Page, shape: pymupdf.Shape, rect: pymupdf.Rect, mark: RedactionMark
+    page: pymupdf.Page, shape: pymupdf.Shape, rect: pymupdf.Rect, box: Box, reason: str
 ) -> None:
     """Write the legal reason in white, upright as the page is displayed.
 
@@ -186,10 +208,9 @@ def _stamp(
     upright on screen. A box that is taller than wide on screen gets the text turned a
     further 90 degrees, so it runs along the box's long side.
     """
-    reason = mark.legal_reason.strip()
     if not reason or rect.is_empty:
         return
-    shown = display_rect(page, mark.box)
+    shown = display_rect(page, box)
     upright = shown.width >= shown.height
     along, across = (shown.width, shown.height) if upright else (shown.height, shown.width)
     rotate = page.rotation % 360 if upright else (page.rotation + 90) % 360

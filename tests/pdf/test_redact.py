@@ -125,6 +125,17 @@ def test_burned_box_is_stamped_with_the_legal_reason() -> None:
     assert stamped == [leak_corpus.REASON]
 
 
+def test_marks_on_one_box_share_one_stamp_naming_each_reason_once() -> None:
+    case = leak_corpus.page_text()
+    box = Box(0.1, 0.1, 0.7, 0.15)
+    reasons = ["(b)(6)", "(b)(6)", "(b)(7)(C)"]  # one name, found by three detectors
+    marks = [RedactionMark(page=0, box=box, legal_reason=reason) for reason in reasons]
+    doc = pymupdf.open(stream=burn_in(case.pdf, marks), filetype="pdf")
+    page = doc[0]
+
+    assert page.get_text(clip=page_rect(page, box)).split() == ["(b)(6)", "(b)(7)(C)"]
+
+
 def test_box_too_small_for_the_stamp_is_filled_without_text() -> None:
     case = leak_corpus.page_text()
     tiny = RedactionMark(page=0, box=Box(0.5, 0.5, 0.505, 0.503), legal_reason="(b)(6)")
@@ -141,6 +152,23 @@ def test_burn_in_keeps_unmarked_text_and_does_not_sanitize() -> None:
 
     assert "disclosure officer" in doc[0].get_text()
     assert doc.metadata["title"] == case.canary  # sanitize's job, not burn-in's
+
+
+def test_a_form_asking_for_fresh_appearances_is_burned_as_the_reviewer_saw_it() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    field = pymupdf.Widget()
+    field.field_type, field.field_name = pymupdf.PDF_WIDGET_TYPE_TEXT, "requester"
+    field.rect, field.field_value = pymupdf.Rect(72, 72, 300, 96), "Alice Example"
+    page.add_widget(field)
+    # The value changed after its appearance was drawn, and the form says so: viewers
+    # draw "Bob Sample", the stored appearance still says "Alice Example".
+    doc.xref_set_key(next(page.widgets()).xref, "V", pymupdf.get_pdf_str("Bob Sample"))
+    doc.need_appearances(True)
+
+    burned = pymupdf.open(stream=burn_in(doc.tobytes(), []), filetype="pdf")
+
+    assert burned[0].get_text().split() == ["Bob", "Sample"]
 
 
 def test_mark_on_a_missing_page_is_rejected() -> None:
