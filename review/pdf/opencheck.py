@@ -9,6 +9,7 @@ admitted: real-world PDFs often have a damaged cross-reference table and nothing
 from __future__ import annotations
 
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -26,13 +27,27 @@ PDF_MAGIC = b"%PDF-"
 MAGIC_WINDOW = 1024  # the header may follow some junk bytes, as readers allow
 
 
-# What MuPDF says while rebuilding a lost cross-reference table, and nothing worse.
-ROUTINE_REPAIR_MESSAGES = {
-    "",
-    "format error: cannot find startxref",
-    "trying to repair broken xref",
-    "repairing PDF document",
-}
+# What MuPDF says while finding a lost or broken cross-reference table and rebuilding
+# it, or while ignoring a broken colour profile (drawn in plain device colours), and
+# nothing worse: damage to the objects themselves (a truncated upload) says more.
+ROUTINE_REPAIR_MESSAGE = re.compile(
+    "|".join(
+        (
+            "",
+            "format error: cannot find startxref",
+            "format error: cannot recognize xref format",
+            "format error: incorrect number of xref entries in trailer, repairing",
+            r"broken xref subsection, proceeding anyway\.",
+            r"\.\.\. repeated \d+ times\.\.\.",  # the message before it, again
+            r"syntax error: expected generation number \(\d+ \? obj\)",  # a wrong xref offset
+            "trying to repair broken xref",
+            "repairing PDF document",
+            "lcms: .*",
+            "format error: cmsOpenProfileFromMem failed",
+            "ignoring broken ICC profile",
+        )
+    )
+)
 
 
 class PdfRejected(Exception):
@@ -86,8 +101,8 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
                     page.get_text("words")
             except Exception as exc:
                 raise PdfRejected("malformed", "the PDF is damaged and cannot be read") from exc
-            problems = set(pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines())
-            if problems - ROUTINE_REPAIR_MESSAGES:
+            messages = pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines()
+            if not all(ROUTINE_REPAIR_MESSAGE.fullmatch(m) for m in messages):
                 raise PdfRejected("malformed", "the PDF is damaged (truncated or corrupt)")
         return OpenCheck(
             page_count=doc.page_count, repaired=repaired, permission_flags=permission_flags

@@ -1,0 +1,57 @@
+"""Admission's open-check on damaged files: a lost or broken cross-reference table, or a
+broken colour profile, is routine and the file is admitted (real-world PDFs carry both);
+damage to the objects themselves, as in a truncated upload, is refused."""
+
+import pymupdf
+import pytest
+
+from review.pdf.opencheck import PdfRejected, open_check
+
+
+def letter(text: str) -> pymupdf.Document:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), text)
+    return doc
+
+
+def test_a_file_whose_xref_offsets_all_point_wrong_is_repaired_and_admitted():
+    pdf = letter("Shifted offsets letter").tobytes()
+    header_end = pdf.index(b"\n") + 1  # a comment after the header moves every object
+    shifted = pdf[:header_end] + b"%" + b"x" * 40 + b"\n" + pdf[header_end:]
+
+    check = open_check(shifted, max_pages=10)
+
+    assert (check.page_count, check.repaired) == (1, True)
+
+
+def test_a_file_with_a_broken_colour_profile_and_a_lost_xref_is_admitted():
+    doc = letter("Colour profile letter")
+    page = doc[0]
+    profile = doc.get_new_xref()
+    doc.update_object(profile, "<< /N 3 >>")
+    doc.update_stream(profile, b"not an ICC profile " * 10)
+    colour_space = doc.get_new_xref()
+    doc.update_object(colour_space, f"[/ICCBased {profile} 0 R]")
+    kind, resources = doc.xref_get_key(page.xref, "Resources")
+    assert kind == "xref"
+    doc.xref_set_key(int(resources.split()[0]), "ColorSpace", f"<< /CS0 {colour_space} 0 R >>")
+    contents = page.get_contents()[0]
+    doc.update_stream(contents, b"/CS0 cs 0.2 0.2 0.2 scn\n" + doc.xref_stream(contents))
+    pdf = doc.tobytes()
+    without_xref = pdf[: pdf.rindex(b"startxref")]
+
+    check = open_check(without_xref, max_pages=10)
+
+    assert (check.page_count, check.repaired) == (1, True)
+
+
+def test_a_file_cut_off_inside_its_objects_is_refused():
+    doc = pymupdf.open()
+    for number in range(5):
+        doc.new_page().insert_text((72, 72), f"Page {number} of a letter with words " * 3)
+    pdf = doc.tobytes(deflate=True)
+
+    with pytest.raises(PdfRejected) as refused:
+        open_check(pdf[: int(len(pdf) * 0.97)], max_pages=10)
+
+    assert refused.value.code == "malformed"
