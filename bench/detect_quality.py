@@ -23,7 +23,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from review.pdf.detect import DetectionPolicy, detect, ocr_available  # noqa: E402
+from review.pdf.detect import DetectionPolicy, detect  # noqa: E402
+from review.pdf.ocr import ocr_available  # noqa: E402
 from testkit.labelled import (  # noqa: E402
     Bar,
     Ratio,

@@ -236,7 +236,7 @@ Q_CLUSTER = {
     "orm": "default",
     "workers": env_int("Q_WORKERS", 2),
     # timeout < retry: a task killed by the timeout is re-delivered only after it is dead.
-    "timeout": env_int("Q_TIMEOUT", 300),
+    "timeout": (Q_TIMEOUT := env_int("Q_TIMEOUT", 300)),
     "retry": env_int("Q_RETRY", 360),
     # A worker killed mid-task leaves its task unacknowledged: the ORM broker hands it
     # out again once the `retry` lease lapses. django-q2 counts attempts only for tasks
@@ -282,6 +282,9 @@ INTAKE_MAX_FILES = env_int("INTAKE_MAX_FILES", 500)
 # Per intake client and window, counted in the database (intake.services.throttle);
 # DRF's format, e.g. "120/min".
 INTAKE_THROTTLE_RATE = os.environ.get("INTAKE_THROTTLE_RATE", "120/min")
+# Seconds of OCR per detection delivery: a longer scan is read over several deliveries,
+# each well inside the task timeout (review.services.detection).
+DETECTION_OCR_SECONDS = env_int("DETECTION_OCR_SECONDS", Q_TIMEOUT // 3)
 # The module that opens review items for admitted documents (see intake.handoff).
 INTAKE_REVIEW_HANDOFF = "review.services.admission"
 # The spaCy pipeline of full-mode detection: an installed package, never downloaded

@@ -18,13 +18,12 @@ Nothing here logs.
 from __future__ import annotations
 
 import bisect
-import glob
+import functools
 import hashlib
 import hmac
-import os
 import pathlib
 import re
-import shutil
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -36,6 +35,7 @@ from phonenumbers import Leniency
 from review.pdf import nlp
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, layers_on, page_hidden
+from review.pdf.ocr import OcrCache, ocr_available, read_page, tessdata_dir, text_layer
 from review.pdf.patterns import (
     ALL_CATEGORIES,
     CUE_BUT_INVALID,
@@ -158,38 +158,6 @@ class DetectionResult:
     # (category, text) of each named entity proposed, for the submission's other
     # documents (`DetectionPolicy.known_entities`). Matched text: never store it.
     entities: tuple[tuple[str, str], ...] = ()
-
-
-# --------------------------------------------------------------------------- OCR
-
-
-def _tessdata_dir() -> str | None:
-    """The tessdata folder holding eng.traineddata, or None.
-
-    An explicit TESSDATA_PREFIX wins and is the only place looked at, so an operator
-    (or a test) can switch OCR off by pointing it at an empty folder.
-    """
-    prefix = os.environ.get("TESSDATA_PREFIX")
-    candidates = (
-        [prefix]
-        if prefix
-        else sorted(
-            glob.glob("/usr/share/tesseract-ocr/*/tessdata")
-            + glob.glob("/usr/share/tessdata")
-            + glob.glob("/usr/local/share/tessdata")
-            + glob.glob("/opt/homebrew/share/tessdata"),
-            reverse=True,  # newest Tesseract major version first
-        )
-    )
-    for folder in candidates:
-        if os.path.isfile(os.path.join(folder, "eng.traineddata")):
-            return folder
-    return None
-
-
-def ocr_available() -> bool:
-    """True when the tesseract binary is on PATH and English tessdata is found."""
-    return shutil.which("tesseract") is not None and _tessdata_dir() is not None
 
 
 # ------------------------------------------------------------------ page text model
@@ -596,19 +564,11 @@ def _annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, s
             yield value, widget.rect, SOURCE_WIDGET
 
 
-def _scan_page(
+def _text_layer(
     page: pymupdf.Page,
-    index: int,
-    policy: DetectionPolicy,
-    finder: _Finder,
-    tessdata: str | None,
-    pages_ocred: list[int],
-    pages_without_text: list[int],
-    texts: list[tuple[int, _PageText, str]],
-) -> list[_Found]:
-    """Hits on one page, in unrotated page space; appends to the two page lists and
-    the page's text (for every occurrence of a named entity) to `texts`."""
-    found: list[_Found] = []
+) -> tuple[pymupdf.TextPage, list[tuple], list[tuple[str, pymupdf.Rect, str]], list[tuple]]:
+    """The page's text page, its words, its annotation and widget texts, and the words
+    of the page's own content: a page without any has no text layer (OCR reads it)."""
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
     words = [w for w in textpage.extractWORDS() if w[4].strip()]
     # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
@@ -618,24 +578,76 @@ def _scan_page(
     content_words = [
         w for w in words if not any(_centre_in(w[:4], r) for _, r, _ in overlays)
     ] if overlays else words  # fmt: skip
+    return textpage, words, overlays, content_words
+
+
+def _needs_ocr(page: pymupdf.Page) -> bool:
+    return not _text_layer(page)[3] and not _page_is_blank(page)
+
+
+def ocr_ahead(
+    pdf: bytes | str | pathlib.Path, policy: DetectionPolicy, cache: OcrCache, *, until: float
+) -> tuple[int, int]:
+    """Read by OCR into `cache` the pages that `detect` reads by OCR, until the monotonic
+    clock passes `until` (one page at least, so that every call gets further): (pages
+    read, pages to read). A page Tesseract fails on counts as read: detect() asks a
+    human to look at it. Nothing to read when OCR is off or not installed."""
+    tessdata = tessdata_dir() if policy.ocr and ocr_available() else None
+    if tessdata is None:
+        return 0, 0
+    doc = _open(pdf)
+    try:
+        to_read = [i for i in range(doc.page_count) if _needs_ocr(doc.load_page(i))]
+        read = 0
+        for index in to_read:
+            if cache.get(index) is None:
+                if read and time.monotonic() >= until:
+                    return to_read.index(index), len(to_read)
+                try:
+                    layer = text_layer(
+                        doc.load_page(index),
+                        language=policy.ocr_language,
+                        dpi=policy.ocr_dpi,
+                        tessdata=tessdata,
+                    )
+                    cache.put(index, layer)
+                except Exception:  # noqa: S112 - detect() marks the page for a human
+                    continue
+                read += 1
+        return len(to_read), len(to_read)
+    finally:
+        doc.close()
+
+
+def _scan_page(
+    page: pymupdf.Page,
+    index: int,
+    policy: DetectionPolicy,
+    finder: _Finder,
+    ocr: Callable[[pymupdf.Page], pymupdf.TextPage | None] | None,
+    pages_ocred: list[int],
+    pages_without_text: list[int],
+    texts: list[tuple[int, _PageText, str]],
+) -> list[_Found]:
+    """Hits on one page, in unrotated page space; appends to the two page lists and
+    the page's text (for every occurrence of a named entity) to `texts`. `ocr` reads a
+    page without a text layer (None: OCR is off)."""
+    found: list[_Found] = []
+    textpage, words, overlays, content_words = _text_layer(page)
     source = SOURCE_TEXT
     if not content_words:
         pages_without_text.append(index)
         if not _page_is_blank(page):
             reason: str | None = NO_TEXT_LAYER
-            if policy.ocr and tessdata is not None:
+            if ocr is not None:
                 try:
-                    textpage = page.get_textpage_ocr(
-                        flags=_TEXT_FLAGS,
-                        language=policy.ocr_language,
-                        dpi=policy.ocr_dpi,
-                        full=True,
-                        tessdata=tessdata,
-                    )
-                    words = [w for w in textpage.extractWORDS() if w[4].strip()]
-                    source = SOURCE_OCR
-                    pages_ocred.append(index)
-                    reason = None if words else OCR_NO_TEXT
+                    ocred = ocr(page)
+                    if ocred is not None:
+                        textpage = ocred
+                        words = [w for w in textpage.extractWORDS() if w[4].strip()]
+                        source = SOURCE_OCR
+                        pages_ocred.append(index)
+                        reason = None if words else OCR_NO_TEXT
                 except Exception:  # noqa: S110 - any OCR failure means "a human must look"
                     reason = NO_TEXT_LAYER
             if reason is not None:
@@ -859,8 +871,11 @@ def _assign_groups(found: list[_Found]) -> list[str]:
     return groups
 
 
-def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> DetectionResult:
-    """Propose marks for every page of `pdf`.
+def detect(
+    pdf: bytes | str | pathlib.Path, policy: DetectionPolicy, *, ocr_cache: OcrCache | None = None
+) -> DetectionResult:
+    """Propose marks for every page of `pdf`. Pages without a text layer are read by
+    OCR, or from `ocr_cache` where `ocr_ahead` read them before.
 
     Deterministic: the same bytes and policy give equal results, marks ordered by
     (page, y, x). Raises DetectionError (page and problem only) when a page cannot be
@@ -869,7 +884,18 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
     finder = _Finder(policy)
     texts: list[tuple[int, _PageText, str]] = []
     crops: dict[int, pymupdf.Page] = {}
-    tessdata = _tessdata_dir() if policy.ocr and ocr_available() else None
+    ocr = (
+        functools.partial(
+            read_page,
+            flags=_TEXT_FLAGS,
+            language=policy.ocr_language,
+            dpi=policy.ocr_dpi,
+            tessdata=tessdata_dir() if ocr_available() else None,
+            cache=ocr_cache,
+        )
+        if policy.ocr
+        else None
+    )
     doc = _open(pdf)
     found: list[_Found] = []
     findings: list[HiddenContent] = []
@@ -882,7 +908,7 @@ def detect(pdf: bytes | str | pathlib.Path, policy: DetectionPolicy) -> Detectio
             try:
                 page = doc.load_page(index)
                 page_found = _scan_page(
-                    page, index, policy, finder, tessdata, pages_ocred, pages_without_text, texts
+                    page, index, policy, finder, ocr, pages_ocred, pages_without_text, texts
                 )
                 # normalize() reads only page.cropbox and rect.x0..y1: hand it the crop
                 # box read once (a slow property) and plain Boxes.

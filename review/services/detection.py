@@ -3,10 +3,14 @@ version 1 with the item's first real priority."""
 
 from __future__ import annotations
 
+import datetime as dt
+import time
 from collections import Counter
 from dataclasses import replace
 
 from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import storages
 from django.db import transaction
 
 from audit.clock import db_now
@@ -14,13 +18,14 @@ from audit.services import Actor, actor_label
 from intake.models import Document
 from review import metrics
 from review.errors import PermanentFailure
-from review.models import ItemState, Mark, Policy, Proposal, ReviewItem
+from review.models import ItemState, Mark, Outbox, Policy, Proposal, ReviewItem
 from review.pdf.detect import (
     HIDDEN_CONTENT,
     DetectionError,
     DetectionPolicy,
     DetectionResult,
     detect,
+    ocr_ahead,
 )
 from review.pdf.opencheck import pages_check
 from review.pdf.patterns import NER_CATEGORIES
@@ -28,7 +33,8 @@ from review.pdf.render import PdfUnrenderable, unrenderable_reason
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
 from review.services.decisions import MarkFields, proposal_create
-from review.services.transitions import item_lock, item_transition
+from review.services.outbox import outbox_add
+from review.services.transitions import item_event_emit, item_lock, item_transition
 
 
 def detection_policy_for(document: Document) -> DetectionPolicy:
@@ -133,6 +139,67 @@ def _unrenderable_pages(sha256: str, pdf: bytes) -> tuple[PdfUnrenderable, ...]:
 _CHECK_CACHE: dict[str, tuple[PdfUnrenderable, ...]] = {}
 
 
+class StoredOcr:
+    """The text layers of a document's OCR'd pages (`review.pdf.ocr.OcrCache`), kept
+    beside the originals (they hold the document's text) until its proposal is written:
+    a long scan is read over several deliveries. Disposing of the original deletes
+    them too (`ocr_pages_delete`)."""
+
+    def __init__(self, sha256: str, policy: DetectionPolicy) -> None:
+        self.folder = f"{_ocr_root(sha256)}/{policy.ocr_dpi}-{policy.ocr_language}"
+        self.storage = storages["originals"]
+
+    def get(self, page: int) -> bytes | None:
+        try:
+            with self.storage.open(f"{self.folder}/{page}.pdf", "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            return None
+
+    def put(self, page: int, text_layer: bytes) -> None:
+        name = f"{self.folder}/{page}.pdf"
+        self.storage.delete(name)  # a concurrent delivery read it too: the same text
+        self.storage.save(name, ContentFile(text_layer))
+
+
+def _ocr_root(sha256: str) -> str:
+    return f"ocr/{sha256[:2]}/{sha256}"
+
+
+def ocr_pages_delete(sha256: str) -> None:
+    """Delete every text layer kept for the original with this hash."""
+    storage, pending = storages["originals"], [_ocr_root(sha256)]
+    while pending:
+        folder = pending.pop()
+        try:
+            folders, files = storage.listdir(folder)
+        except FileNotFoundError:
+            continue
+        pending.extend(f"{folder}/{name}" for name in folders)
+        for name in files:
+            storage.delete(f"{folder}/{name}")
+
+
+def _detection_continues(*, item_id: int, actor: Actor, read: int, to_read: int) -> None:
+    """Part of a long scan is read: the rest in a new delivery of the detection. Due a
+    moment from now, so that the scheduled relay sends it once this delivery has ended
+    (the task wrapper finishes this delivery's outbox row after the work returns)."""
+    with transaction.atomic(durable=True):
+        item = item_lock(item_id=item_id)
+        outbox_add(
+            item=item,
+            task=Outbox.Task.DETECT,
+            reason="ocr_continues",
+            due_at=db_now() + dt.timedelta(seconds=1),
+        )
+        item_event_emit(
+            item,
+            "DETECTION_CONTINUES",
+            actor=actor,
+            extra={"pages_read": read, "pages_to_read": to_read},
+        )
+
+
 def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     """Write proposal version 1 for an accepted item and move it to `proposed`.
 
@@ -148,9 +215,18 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     if item.state != ItemState.ACCEPTED:
         return None  # the item moved on (closed as failed)
     pdf = original_bytes(document)
+    started = time.monotonic()
     try:
         pages_drawable_require(document.source_sha256, pdf)
-        result = detect(pdf, detection_policy_for(document))
+        policy = detection_policy_for(document)
+        ocr_pages = StoredOcr(document.source_sha256, policy)
+        read, to_read = ocr_ahead(
+            pdf, policy, ocr_pages, until=started + settings.DETECTION_OCR_SECONDS
+        )
+        if read < to_read:
+            _detection_continues(item_id=item_id, actor=actor, read=read, to_read=to_read)
+            return None
+        result = detect(pdf, policy, ocr_cache=ocr_pages)
     except (DetectionError, PermanentFailure):
         # Both are the document's bytes failing to open, parse or draw: the same bytes
         # fail again (a transient storage error is neither, and is not counted).
@@ -192,4 +268,6 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
                 "pages_without_text": len(result.pages_without_text),
             },
         )
-        return proposal
+    if result.pages_ocred:
+        ocr_pages_delete(document.source_sha256)  # read into the proposal: no longer needed
+    return proposal

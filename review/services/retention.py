@@ -52,6 +52,7 @@ from review.models import (
     RetentionPolicy,
     ReviewItem,
 )
+from review.services.detection import ocr_pages_delete
 from review.services.transitions import item_event
 
 DISPOSER = "system:retention"
@@ -428,6 +429,9 @@ def _delete_files(disposals: list[Disposal]) -> int:
             for path in disposal.paths:
                 storage.delete(path)
             deleted += len(disposal.paths)
+            if disposal.kind == Kind.ORIGINAL:
+                # Text OCR read from it, kept while a long scan was being read.
+                ocr_pages_delete(disposal.document.source_sha256)
         Disposal.objects.filter(pk=disposal.pk, deleted_at__isnull=True).update(deleted_at=db_now())
     return deleted
 

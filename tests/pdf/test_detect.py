@@ -21,9 +21,10 @@ from review.pdf.detect import (
     DetectionResult,
     Mark,
     detect,
-    ocr_available,
+    ocr_ahead,
 )
 from review.pdf.geometry import Box, normalize, page_rect
+from review.pdf.ocr import ocr_available
 from testkit import corpus
 from testkit.corpus import labelled_corpus, simple_pdf
 
@@ -590,6 +591,48 @@ def test_scanned_page_is_ocred_and_marks_land_on_the_pictured_values() -> None:
         assert any(b.intersect(expected).get_area() > 0.5 * expected.get_area() for b in boxes)
     assert {m.source for m in marks} == {"ocr"}
     assert NEEDS_MANUAL_REVIEW not in {m.category for m in marks}
+
+
+class TextLayers(dict):
+    """An OcrCache in memory, counting what is put in it."""
+
+    puts = 0
+
+    def put(self, page: int, text_layer: bytes) -> None:
+        self[page] = text_layer
+        self.puts += 1
+
+
+def _three_scanned_pages() -> bytes:
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.insert_pdf(pymupdf.open(stream=corpus.scanned_pdf(list(corpus.SCANNED_LINES))))
+    return doc.tobytes()
+
+
+@pytest.mark.skipif(not ocr_available(), reason="Tesseract with English tessdata not installed")
+def test_ocr_ahead_reads_a_page_per_call_past_its_time_and_detect_reuses_the_pages_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pdf, ocr_policy, layers = _three_scanned_pages(), policy(ocr=True, ocr_dpi=150), TextLayers()
+
+    progress = [ocr_ahead(pdf, ocr_policy, layers, until=0.0) for _ in range(4)]
+
+    assert progress == [(1, 3), (2, 3), (3, 3), (3, 3)]  # time is up: one page each call
+    assert sorted(layers) == [0, 1, 2] and layers.puts == 3
+    fresh = detect(pdf, ocr_policy)
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))  # Tesseract gone: only the cache
+    reused = detect(pdf, ocr_policy, ocr_cache=layers)
+    assert reused == fresh and reused.pages_ocred == (0, 1, 2)
+    assert {m.category for m in reused.marks} >= {"ssn", "email", "phone"}
+    assert layers.puts == 3
+
+
+def test_ocr_ahead_has_nothing_to_read_in_a_document_with_a_text_layer() -> None:
+    layers = TextLayers()
+
+    assert ocr_ahead(simple_pdf(["Plain text letter"]), policy(), layers, until=0.0) == (0, 0)
+    assert layers == {}
 
 
 def _assert_one_whole_page_review_mark(result: DetectionResult, marks: list[Mark]) -> None:

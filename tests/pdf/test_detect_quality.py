@@ -16,8 +16,9 @@ from typing import NamedTuple
 import pymupdf
 import pytest
 
-from review.pdf.detect import detect, ocr_available
+from review.pdf.detect import detect
 from review.pdf.geometry import Box, normalize
+from review.pdf.ocr import ocr_available
 from testkit.labelled import (
     ADDRESS,
     LABELLED_CATEGORIES,

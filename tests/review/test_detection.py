@@ -1,13 +1,18 @@
 import os
 
+import pymupdf
 import pytest
+from django.core.files.storage import storages
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models.functions import Now
 
 from audit.models import AuditEvent
 from intake.services.admission import submission_admit
 from intake.services.checks import IncomingFile
-from review.models import ItemState, Mark, Proposal, ReviewItem
+from review.models import ItemState, Mark, Outbox, Proposal, ReviewItem
 from review.pdf.detect import NEEDS_MANUAL_REVIEW, NO_TEXT_LAYER
+from review.pdf.ocr import ocr_available
+from review.services import outbox
 from review.tasks import detect_document
 from testkit.builders import user_create
 from testkit.corpus import scanned_pdf, simple_pdf
@@ -120,3 +125,43 @@ def test_scanned_page_with_ocr_gets_marks_on_the_recognized_values():
     detect_document(item.pk)
     categories = [m.category for m in Proposal.objects.get(document=item.document).marks.all()]
     assert "ssn" in categories
+
+
+def _files_under(folder: str) -> list[str]:
+    storage = storages["originals"]
+    if not storage.exists(folder):
+        return []
+    folders, files = storage.listdir(folder)
+    return files + [f for name in folders for f in _files_under(f"{folder}/{name}")]
+
+
+@pytest.mark.skipif(not ocr_available(), reason="Tesseract with English tessdata not installed")
+@pytest.mark.django_db
+def test_a_long_scan_is_read_over_several_recorded_deliveries_then_proposed(settings, monkeypatch):
+    settings.DETECTION_OCR_SECONDS = 0  # each delivery reads one page, then hands over
+    sent = []
+    monkeypatch.setattr(outbox, "async_task", lambda *args, **kwargs: sent.append(args))
+    pages = [scanned_pdf([f"Page {n} SSN {SSN}"]) for n in range(3)]
+    scan = pymupdf.open()
+    for page in pages:
+        scan.insert_pdf(pymupdf.open(stream=page))
+    (item,) = _admit({"scan.pdf": scan.tobytes()})
+
+    for _ in range(5):
+        # A moment later the relay sends what is due, and a worker runs it.
+        Outbox.objects.filter(item=item, done_at__isnull=True).update(due_at=Now())
+        if not outbox.outbox_relay():
+            break
+        detect_document(item.pk)
+
+    continued = AuditEvent.objects.filter(item_id=item.pk, event_type="DETECTION_CONTINUES")
+    progress = [
+        (e.extra["pages_read"], e.extra["pages_to_read"]) for e in continued.order_by("sequence")
+    ]
+    assert progress == [(1, 3), (2, 3)] and len(sent) == 3
+    item.refresh_from_db()
+    assert item.state == ItemState.PROPOSED
+    proposal = Proposal.objects.get(document=item.document)
+    assert sorted({m.page for m in proposal.marks.filter(category="ssn")}) == [0, 1, 2]
+    assert not Outbox.objects.filter(item=item, done_at__isnull=True).exists()
+    assert _files_under(f"ocr/{item.document.source_sha256[:2]}") == []  # read, then deleted

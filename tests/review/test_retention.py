@@ -16,7 +16,9 @@ from audit.models import AuditEvent
 from audit.services import verify_chain
 from intake.models import Document, Jurisdiction
 from review.models import Artifact, CloseReason, Disposal, RetentionPolicy, ReviewItem
+from review.pdf.detect import DetectionPolicy
 from review.roles import REVIEWER
+from review.services.detection import StoredOcr
 from review.services.holds import legal_hold_place, legal_hold_release
 from review.services.recovery import item_close
 from review.services.retention import disposal_run, retention_governing, retention_publish
@@ -228,6 +230,22 @@ def test_a_failed_document_without_output_still_answers_not_signed_after_disposa
     assert body["disposal"]["original_disposed_at"] is not None
     refused = api.get(f"{url}output")
     assert (refused.status_code, refused.json()["code"]) == (409, "not_signed")
+
+
+def test_disposing_of_an_original_deletes_the_text_ocr_read_from_it(officer):
+    # A long scan closed half read: text layers of its pages are still kept.
+    (item,) = admitted_items({"scan.pdf": _letter()}, detect=False)
+    document = item.document
+    StoredOcr(document.source_sha256, DetectionPolicy(salt=b"s")).put(0, b"%PDF-1.7 text")
+    folder = f"ocr/{document.source_sha256[:2]}/{document.source_sha256}/200-eng"
+    assert storages["originals"].listdir(folder)[1] == ["0.pdf"]
+    item_close(item_id=item.pk, reason_code=CloseReason.WITHDRAWN, note="", actor=officer)
+    _publish(30)
+
+    disposal_run(now=_days_after_end(item, 31))
+
+    assert not _exists("originals", document.original_path)
+    assert storages["originals"].listdir(folder)[1] == []
 
 
 def test_a_schedule_change_applies_only_to_work_that_ends_under_it(officer):
