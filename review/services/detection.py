@@ -215,13 +215,12 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     if item.state != ItemState.ACCEPTED:
         return None  # the item moved on (closed as failed)
     pdf = original_bytes(document)
-    started = time.monotonic()
     try:
         pages_drawable_require(document.source_sha256, pdf)
         policy = detection_policy_for(document)
         ocr_pages = StoredOcr(document.source_sha256, policy)
         read, to_read = ocr_ahead(
-            pdf, policy, ocr_pages, until=started + settings.DETECTION_OCR_SECONDS
+            pdf, policy, ocr_pages, until=time.monotonic() + settings.DETECTION_OCR_SECONDS
         )
         if read < to_read:
             _detection_continues(item_id=item_id, actor=actor, read=read, to_read=to_read)
