@@ -28,8 +28,8 @@ fill colours and opacity).
 from __future__ import annotations
 
 import math
-import operator
 import pathlib
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -73,7 +73,7 @@ OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 
 Quad = tuple[float, float, float, float]
-_UNICODE = operator.itemgetter(0)  # of a traced character
+UNBOUNDED: Quad = (-math.inf, -math.inf, math.inf, math.inf)
 WHITE = (1.0, 1.0, 1.0)
 
 
@@ -177,7 +177,7 @@ def analyse_page(
         return PageAnalysis(hidden=[], visible=[])
     log = paint.log
     trace = page.get_texttrace()
-    painters = _Painters(page, log) if any(_covers(kind) for kind, _ in log) else None
+    painters = _Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
     clip_kept = _clip_kept(page, trace, clipped_text) if trace else None
     hidden: list[HiddenGlyph] = []
     visible: list[_Span] = []
@@ -237,7 +237,8 @@ def analyse_page(
 class _PaintLog(mupdf.FzDevice2):
     """One pass over a page's painting, recording what `Page.get_bboxlog` records (the
     kind and box of each painting operation, in order, so an index is the seqno that
-    `get_texttrace` and `get_drawings` report) and whether the page is plain.
+    `get_texttrace` and `get_drawings` report), what each operation can reach (its box
+    within the bounds of the clips it paints through) and whether the page is plain.
 
     A page is plain when nothing on it can be hidden, judged by whole painting
     operations and always erring towards "not plain": every text is filled (no render
@@ -260,6 +261,9 @@ class _PaintLog(mupdf.FzDevice2):
         super().__init__()
         self.area = area
         self.log: list[tuple[str, Quad]] = []
+        # By seqno. A shading's own box is often unbounded (it extends past its ends) and
+        # a fill's may run past its clip: only what a clip lets through can hide anything.
+        self.reach: list[Quad] = []
         self.plain = True
         self._converted = mupdf.fz_convert_color2_v()
         self._params = self._PARAMS.internal()
@@ -269,6 +273,9 @@ class _PaintLog(mupdf.FzDevice2):
         # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
         self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
         self._clips: list[Quad | None] = []  # None: not a rectangle
+        # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
+        # any clip's bounding box bounds what it lets through, rectangle or not.
+        self._bounds_of_clips: list[Quad] = []
         for name in (
             "fill_path",
             "stroke_path",
@@ -285,6 +292,7 @@ class _PaintLog(mupdf.FzDevice2):
             "clip_image_mask",
             "pop_clip",
             "begin_mask",
+            "end_mask",
             "begin_tile",
         ):
             getattr(self, "use_virtual_" + name)()
@@ -321,6 +329,18 @@ class _PaintLog(mupdf.FzDevice2):
             if text is None or ctm is None or _glyph_under(text, ctm, box):
                 self.plain = False
                 return
+
+    def _logged(self, kind: str, box: Quad) -> Quad:
+        """Log a painting operation; what it can reach."""
+        reach = _clamp(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
+        self.log.append((kind, box))
+        self.reach.append(reach)
+        return reach
+
+    def _push_clip(self, box: Quad, rectangle: bool) -> None:
+        self._clips.append(box if rectangle else None)
+        outer = self._bounds_of_clips[-1] if self._bounds_of_clips else UNBOUNDED
+        self._bounds_of_clips.append(_clamp(box, outer))
 
     def _painted_now(self, box: Quad, text=None, ctm=None) -> None:  # noqa: ANN001
         if text is not None:
@@ -362,78 +382,82 @@ class _PaintLog(mupdf.FzDevice2):
 
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
-        self.log.append(("fill-text", box))
+        self._logged("fill-text", box)
         if self.plain:
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
             self._painted_now(box, text, ctm)
 
     def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        self.log.append(("stroke-text", _quad4(mupdf.ll_fz_bound_text(text, stroke, ctm))))
+        self._logged("stroke-text", _quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)))
         self.plain = False
 
     def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
-        self.log.append(("ignore-text", _quad4(mupdf.ll_fz_bound_text(text, None, ctm))))
+        self._logged("ignore-text", _quad4(mupdf.ll_fz_bound_text(text, None, ctm)))
         self.plain = False
 
     def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
-        self.log.append(("fill-path", box))
+        reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)))
         if self.plain:
-            self._paint_over(box)
+            self._paint_over(reach)
             opaque_rectangle = alpha >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
             colour = self._rgb(colorspace, color) if opaque_rectangle else None
-            self._covers.append((box, colour, colour is not None))
+            self._covers.append((reach, colour, colour is not None))
 
     def stroke_path(self, ctx, path, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        self.log.append(("stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm))))
+        self._logged("stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)))
 
     def fill_shade(self, ctx, shade, ctm, alpha, params) -> None:  # noqa: ANN001
-        box = _quad4(mupdf.ll_fz_bound_shade(shade, ctm))
-        self.log.append(("fill-shade", box))
+        reach = self._logged("fill-shade", _quad4(mupdf.ll_fz_bound_shade(shade, ctm)))
         if self.plain:
-            self._paint_over(box)
-            self._covers.append((box, None, True))
+            self._paint_over(reach)
+            self._covers.append((reach, None, True))
 
     def fill_image(self, ctx, image, ctm, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
-        self.log.append(("fill-image", box))
+        reach = self._logged("fill-image", box)
         if self.plain:
-            self._paint_over(box)
+            self._paint_over(reach)
             self.plain = self.plain and _within(box, self.area)
-            self._covers.append((box, None, True))
+            self._covers.append((reach, None, True))
             self._painted_now(box)
 
     def fill_image_mask(self, ctx, image, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
-        self.log.append(("fill-imgmask", box))
+        reach = self._logged("fill-imgmask", box)
         if self.plain:
-            self._paint_over(box)
-            self._covers.append((box, None, False))
+            self._paint_over(reach)
+            self._covers.append((reach, None, False))
 
     def clip_path(self, ctx, path, even_odd, ctm, scissor) -> None:  # noqa: ANN001
-        rectangle = mupdf.ll_fz_path_is_rect(path, ctm)
-        self._clips.append(_quad4(mupdf.ll_fz_bound_path(path, None, ctm)) if rectangle else None)
+        box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
+        self._push_clip(box, bool(mupdf.ll_fz_path_is_rect(path, ctm)))
 
     def clip_stroke_path(self, ctx, path, stroke, ctm, scissor) -> None:  # noqa: ANN001
-        self._clips.append(None)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)), False)
 
     def clip_text(self, ctx, text, ctm, scissor) -> None:  # noqa: ANN001
-        self._clips.append(None)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, None, ctm)), False)
         self.plain = False  # render modes 4 to 7
 
     def clip_stroke_text(self, ctx, text, stroke, ctm, scissor) -> None:  # noqa: ANN001
-        self._clips.append(None)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)), False)
         self.plain = False
 
     def clip_image_mask(self, ctx, image, ctm, scissor) -> None:  # noqa: ANN001
-        self._clips.append(None)
+        self._push_clip(_quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm)), False)
 
     def pop_clip(self, ctx) -> None:  # noqa: ANN001
         if self._clips:
             self._clips.pop()
+            self._bounds_of_clips.pop()
 
     def begin_mask(self, ctx, area, luminosity, colorspace, colour, params) -> None:  # noqa: ANN001
         self.plain = False  # a soft mask: what it lets through is not known here
+
+    def end_mask(self, ctx, function) -> None:  # noqa: ANN001
+        # The mask applies as a clip until its pop_clip. A luminosity mask's backdrop can
+        # let paint through outside its area: no bound.
+        self._push_clip(UNBOUNDED, False)
 
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space
@@ -539,9 +563,9 @@ def _clip_kept(
 ) -> set[tuple[str, int, int]] | None:
     """Glyphs that survive their clipping paths, keyed by character and origin; None
     when clipping cuts no glyph on the page (the common case: the clip-aware text has
-    as many characters as the trace)."""
+    as many characters as the trace, ligatures expanded in both)."""
     clipped = clipped or clipped_textpage(page)
-    traced = "".join("".join(map(chr, map(_UNICODE, span["chars"]))) for span in trace)
+    traced = "".join(_expanded(chr(char[0])) for span in trace for char in span["chars"])
     text = page.get_text("text", textpage=clipped)
     if len("".join(traced.split())) == len("".join(text.split())):
         return None
@@ -561,11 +585,22 @@ def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
 
 
 def _char_key(char: tuple) -> tuple[str, int, int]:
-    return _key(chr(char[0]), char[2])
+    """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
+    ligature's first letter at its origin ("ﬁ" as "f"), an unknown one as its glyph id."""
+    c, glyph = chr(char[0]), char[1]
+    if c == "\ufffd" and glyph >= 0:
+        c = chr(glyph)
+    return _key(_expanded(c)[0], char[2])
+
+
+def _expanded(c: str) -> str:
+    """A ligature ("ﬁ", U+FB00 to U+FB06) as the letters extraction expands it to."""
+    return unicodedata.normalize("NFKC", c) if "\ufb00" <= c <= "\ufb06" else c
 
 
 def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
-    return c, round(origin[0] * 4), round(origin[1] * 4)
+    # Extraction writes a non-breaking hyphen as "-" (seen with MuPDF 1.28): one key.
+    return "-" if c == "\u2011" else c, round(origin[0] * 4), round(origin[1] * 4)
 
 
 def _covers(kind: str) -> bool:
@@ -575,8 +610,9 @@ def _covers(kind: str) -> bool:
 class _Painters:
     """The opaque fills and images of a page, in painting order."""
 
-    def __init__(self, page: pymupdf.Page, log: list) -> None:
+    def __init__(self, page: pymupdf.Page, paint: _PaintLog) -> None:
         self.page = page
+        log = paint.log
         self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         fills = {}
@@ -589,19 +625,18 @@ class _Painters:
             if any(kind == "fill-image" for kind, _ in log)
             else set()
         )
-        for seqno, (kind, bbox) in enumerate(log):
-            rect = _quad(bbox)
+        for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
             if kind == "fill-path":
                 drawing = fills.get(seqno)
                 if drawing is None or (drawing.get("fill_opacity") or 1.0) < OPAQUE:
                     continue
                 if not _is_rectangle(drawing):
                     continue  # a curve or polygon: its bounding box overstates it
-                self.shapes.append((seqno, rect, _rgb(drawing["fill"]), False))
-            elif kind == "fill-image" and _rounded(rect) not in masked:
-                self.shapes.append((seqno, rect, None, True))
+                self.shapes.append((seqno, reach, _rgb(drawing["fill"]), False))
+            elif kind == "fill-image" and _rounded(bbox) not in masked:
+                self.shapes.append((seqno, reach, None, True))
             elif kind == "fill-shade":
-                self.shapes.append((seqno, rect, None, False))
+                self.shapes.append((seqno, reach, None, False))
 
     def covered(self, rect: Quad, seqno: int, *, whole: bool = False) -> bool:
         share = 1.0 if whole else COVERED_SHARE
@@ -756,6 +791,12 @@ def _overlap(a: Quad, b: Quad) -> float:
     width = min(a[2], b[2]) - max(a[0], b[0])
     height = min(a[3], b[3]) - max(a[1], b[1])
     return width * height if width > 0 and height > 0 else 0.0
+
+
+def _clamp(a: Quad, b: Quad) -> Quad:
+    """The part of `a` inside `b`: a box of no area where they do not meet."""
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    return (x0, y0, max(x0, min(a[2], b[2])), max(y0, min(a[3], b[3])))
 
 
 def _within(a: Quad, b: Quad) -> bool:

@@ -20,10 +20,10 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   blanked, and /OCProperties is removed, so what was visible stays visible;
 - every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
   covered by later opaque content, in the colour of their background, under 1 pt or
-  clipped away are cut one by one (the covering shape stays); images wholly outside the
-  crop box or wholly covered are emptied. A hidden glyph that overlaps a visible one
-  cannot be cut without cutting the visible one too: it is left, and the gate refuses
-  the output (`unseen_content`);
+  clipped away are cut, a run on one line at a time (the covering shape stays); images
+  wholly outside the crop box or wholly covered are emptied. A hidden glyph that overlaps
+  a visible one cannot be cut without cutting the visible one too: it is left, and the
+  gate refuses the output (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
   there is exactly one revision and no unreferenced object. The rewrite is never
   encrypted, so a source's owner password and permission flags do not carry over.
@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 import pymupdf
 
 from review.pdf.geometry import Box, page_rect
-from review.pdf.hidden import PageAnalysis, analyse_page
+from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 
 CATALOG_KEYS = (
@@ -108,14 +108,11 @@ def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> Non
 
 
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
-    """Redact each hidden glyph on its own box, text only, painting nothing. MuPDF cuts
-    every glyph that touches a redaction, so a glyph whose box meets a visible one is
-    left alone (the gate then refuses the output rather than lose visible text)."""
-    cuts = [
-        glyph.rect
-        for glyph in analysis.hidden
-        if glyph.text and not analysis.touches_visible(glyph.rect)
-    ]
+    """Redact the hidden glyphs, text only, painting nothing, a run of them at a time:
+    PyMuPDF rescans the page's annotations for each one added, so one per glyph made
+    a page of thousands take minutes. Invisible glyphs are left to
+    `_drop_invisible_text`, which removes them all in one page-wide redaction."""
+    cuts = list(_hidden_runs(analysis))
     if not cuts:
         return
     for rect in cuts:
@@ -125,6 +122,38 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
         graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
         text=pymupdf.PDF_REDACT_TEXT_REMOVE,
     )
+
+
+def _hidden_runs(analysis: PageAnalysis) -> Iterator[Quad]:
+    """One box per run of hidden glyphs of one kind on one line. MuPDF cuts every glyph
+    that touches a redaction, so no box meets a glyph a reader sees: a run ends before
+    a box that would, and a glyph whose own box meets one is left alone (the gate then
+    refuses the output rather than lose visible text)."""
+    run: Quad | None = None
+    kind = ""
+    for glyph in analysis.hidden:
+        if not glyph.text or glyph.kind == INVISIBLE or analysis.touches_visible(glyph.rect):
+            continue
+        if run is not None and glyph.kind == kind and _same_line(run, glyph.rect):
+            merged = _union(run, glyph.rect)
+            if not analysis.touches_visible(merged):
+                run = merged
+                continue
+        if run is not None:
+            yield run
+        run, kind = glyph.rect, glyph.kind
+    if run is not None:
+        yield run
+
+
+def _same_line(a: Quad, b: Quad) -> bool:
+    """The boxes share at least half the height of the shorter one."""
+    shared = min(a[3], b[3]) - max(a[1], b[1])
+    return shared >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
+def _union(a: Quad, b: Quad) -> Quad:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _hidden_only_images(

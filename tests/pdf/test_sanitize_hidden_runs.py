@@ -1,0 +1,59 @@
+"""Sanitize cuts hidden glyphs a run at a time, not one redaction per glyph: PyMuPDF
+rescans a page's annotations for each redaction added, so a page of thousands of hidden
+glyphs (an OCR layer, white text) took minutes. A run never reaches over a visible
+glyph that lies between hidden ones on its line."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pymupdf
+import pytest
+
+from review.pdf.hidden import analyse_page, find_hidden
+from review.pdf.sanitize import sanitize
+
+LINES = 40
+HIDDEN_PART = "W" * 30
+
+
+def _page_of_hidden_runs() -> bytes:
+    """On each of LINES lines: white text, a black word, white text again; below them,
+    as many lines of invisible (render mode 3) text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=1300)
+    shown_at = 20 + pymupdf.get_text_length(HIDDEN_PART, fontsize=8) + 10
+    for line in range(LINES):
+        y = 30 + 14 * line
+        page.insert_text((20, y), HIDDEN_PART, fontsize=8, color=(1, 1, 1))
+        page.insert_text((shown_at, y), f"Shown{line}", fontsize=8)
+        page.insert_text((shown_at + 50, y), HIDDEN_PART, fontsize=8, color=(1, 1, 1))
+        page.insert_text((20, 700 + 14 * line), HIDDEN_PART * 2, fontsize=8, render_mode=3)
+    return doc.tobytes()
+
+
+def test_page_with_thousands_of_hidden_glyphs_is_cut_with_a_few_redactions_per_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pdf = _page_of_hidden_runs()
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        kinds = Counter(glyph.kind for glyph in analyse_page(doc[0]).hidden)
+    assert kinds == {"same_colour": 2 * LINES * len(HIDDEN_PART), "invisible": 2400}
+    added = []
+    add_redact_annot = pymupdf.Page.add_redact_annot
+
+    def counted(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Annot:
+        added.append(args[0])
+        return add_redact_annot(page, *args, **kwargs)
+
+    monkeypatch.setattr(pymupdf.Page, "add_redact_annot", counted)
+
+    output = sanitize(pdf)
+
+    # Two runs per line, split at the black word, and one page-wide redaction that
+    # drops every invisible glyph.
+    assert len(added) == 2 * LINES + 1
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    words = [w[4] for w in released.get_text("words")]
+    assert words == [f"Shown{line}" for line in range(LINES)]
+    assert find_hidden(output) == []
