@@ -8,25 +8,34 @@ machine code, a page or object number and a count, nothing else.
 Checks (codes):
 - `unreadable`, `page_count_changed`, `multiple_revisions` (exactly one %%EOF and one
   xref section; a signature's revision is added after this gate, see sign.py);
-- `text_under_box`: a word on the output page overlaps an approved box (beyond a small
-  tolerance), other than the legal-reason stamp;
+- `text_under_box`: a word on the output page lies under an approved box, other than the
+  legal-reason stamp (or several stamps run together). "Under" means across the line the
+  box holds the word's centre, and along the line it covers more than a small tolerance:
+  line boxes include the leading, so on tight lines a neighbour's box reaches into the
+  mark by a point or more, and MuPDF rightly keeps it;
 - `unseen_content`: the output still carries content no reader sees (`hidden.py`: text
   or images outside the crop box, covered, invisible, same-coloured, tiny, clipped, in an
   off layer). The burn-in's reason stamps are white on black, so they pass;
 - `redacted_string_present`: a redacted token (3+ characters) found, as a whole word
-  (case-insensitive; "Ann" is not found in "Annex"), in the output's extracted text, annotation contents, form values, metadata, XMP, outline, attachment
-  names, or any decompressed stream or object. Extracted text is the primary net;
-  content streams may encode text as glyph ids, so the raw scan is a best-effort extra.
-  A token that also appears as *visible* text outside every box in the original (such
-  as "and") is allowed up to that many occurrences in the extracted text and is not
-  searched in raw bytes; a hidden copy of a redacted value elsewhere that the output
-  still holds fails as `unseen_content`.
+  (case-insensitive; "Ann" is not found in "Annex"), in the output's extracted text,
+  annotation contents, form values, metadata, XMP, outline, attachment names, or the
+  strings of any object or stream. Extracted text is the primary net; content streams
+  may encode text as glyph ids, so the byte search is a best-effort extra.
+  A token that the original also holds outside every box (such as "and", or "post" in
+  "post-service") is allowed up to that many occurrences in the extracted text, counted
+  the same way on both sides, and is not searched in bytes; a hidden copy of a redacted
+  value elsewhere that the output still holds fails as `unseen_content`.
+  In objects and in content streams (pages, forms, patterns, Type 3 glyphs, CMaps) only
+  strings and comments are searched: names, numbers and operators are PDF vocabulary
+  ("/Type/Page", "309.436 Td"), not text. Any other stream is searched whole.
   Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
 - `collateral_damage`: visible words of the original that touch no box are missing from
   the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
-  not a witness: sanitize removes it on purpose.
+  not a witness: sanitize removes it on purpose. A word counts as hidden when hidden
+  glyphs on its line cover half its length: an OCR layer's glyph boxes are only
+  glyph-tall, its words line-tall.
 """
 
 from __future__ import annotations
@@ -39,16 +48,17 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from review.pdf import syntax
 from review.pdf.geometry import page_rect
 from review.pdf.hidden import analyse_page, clipped_textpage, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
 
-# Words that only graze a box (a line box's leading, a neighbour cut at the box edge)
-# are not "under" it: the overlap must exceed this many points in both directions.
+# Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
+# the line, the overlap must exceed this many points.
 TOLERANCE_PT = 1.0
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
-# Stream kinds whose bytes are not text: skipped by the raw scan (speed, false hits).
+# Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
 BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
 STRIP = "\"'()[]{}<>.,;:!?"
 
@@ -77,11 +87,14 @@ Quad = tuple[float, float, float, float]
 @dataclass
 class _PageWords:
     words: list[tuple[Quad, str]]
+    # Most lines run down the unrotated page (text drawn to be read on a rotated page):
+    # "along the line" is then y.
+    vertical: bool = False
     hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         for rect, text in self.words:
-            if not _mostly_hidden(rect, self.hidden):
+            if not _mostly_hidden(rect, self.hidden, self.vertical):
                 yield rect, text
 
 
@@ -118,31 +131,38 @@ def _check(
         per_page.setdefault(mark.page, []).append((box.x0, box.y0, box.x1, box.y1))
     boxes = {page_no: _Boxes(quads) for page_no, quads in per_page.items()}
     no_boxes = _Boxes([])
-    stamp_tokens = {token for mark in marks for token in mark.legal_reason.split()}
+    stamps = {token for mark in marks for token in mark.legal_reason.split()}
 
     redacted: set[str] = set()
     spellings: set[str] = set()  # the redacted tokens as written, for the byte search
-    allowance: Counter[str] = Counter()  # visible occurrences outside every box
     original_pages = [_page_words(clipped_textpage(page)) for page in src]
     for page_no, page_words in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
         for rect, text in page_words.words:
             token = _token(text)
-            if not token:
-                continue
-            if page_boxes.overlap(rect):
+            if token and page_boxes.covers(rect, page_words.vertical):
                 redacted.add(token.casefold())
                 spellings.add(token)
-            elif not page_boxes.touch(rect):
-                # Hidden copies count here too: whatever of them the output still
-                # holds fails the gate as `unseen_content`.
-                allowance[token.casefold()] += 1
-    redacted -= {_token(raw).casefold() for raw in stamp_tokens}
-    # Distinctive tokens are searched as whole words anywhere in the page text (a value
-    # glued to punctuation still counts); common ones are counted against the allowance.
-    counted = redacted & allowance.keys()
-    distinctive = redacted - counted
-    distinctive_words = _words_pattern(distinctive)
+    redacted -= {_token(raw).casefold() for raw in stamps}
+    words = _words_pattern(redacted)
+    # Occurrences outside every box, counted exactly as the output's are below (so "post"
+    # in "post-service" counts on both sides). Hidden copies count here too: whatever of
+    # them the output still holds fails the gate as `unseen_content`.
+    allowance: Counter[str] = Counter()
+    if words is not None:
+        for page_no, page_words in enumerate(original_pages):
+            page_boxes = boxes.get(page_no, no_boxes)
+            allowance += _occurrences(
+                words,
+                (
+                    text
+                    for rect, text in page_words.words
+                    if not page_boxes.covers(rect, page_words.vertical)
+                ),
+            )
+    # Distinctive tokens may not occur at all, in the text or in the bytes; common ones
+    # are counted against the allowance.
+    distinctive = redacted - allowance.keys()
 
     found: Counter[str] = Counter()
     out_layered = layers_on(out)
@@ -155,7 +175,7 @@ def _check(
         under = sum(
             1
             for rect, text in page_words.words
-            if text not in stamp_tokens and page_boxes.overlap(rect)
+            if page_boxes.covers(rect, page_words.vertical) and not _is_stamp(text, stamps)
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
@@ -164,17 +184,12 @@ def _check(
         ).hidden
         if unseen:
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
-        if distinctive_words is not None:
-            page_text = " ".join(text for _, text in page_words.words)
-            hits = len(distinctive_words.findall(page_text))
+        if words is not None:
+            occurrences = _occurrences(words, (text for _, text in page_words.words))
+            hits = sum(count for token, count in occurrences.items() if token in distinctive)
             if hits:
                 failures.append(Failure("redacted_string_present", page=page_no, count=hits))
-        if counted:
-            found.update(
-                token
-                for token in (_token(text).casefold() for _, text in page_words.words)
-                if token in counted
-            )
+            found += occurrences
         before = original_pages[page_no]
         missing = _missing(before, page_words, page_boxes)
         if missing > len(before.words) * COLLATERAL_TOLERANCE:
@@ -189,7 +204,7 @@ def _check(
         if missing > len(before.words) * COLLATERAL_TOLERANCE:
             failures.append(Failure("collateral_damage", page=page_no, count=missing))
 
-    over = sum(1 for token in counted if found[token] > allowance[token])
+    over = sum(1 for token, allowed in allowance.items() if found[token] > allowed)
     if over:
         failures.append(Failure("redacted_string_present", count=over))
     if distinctive:
@@ -256,13 +271,16 @@ def _side_channel_hits(
         for widget in page.widgets():
             strings.append(str(widget.field_value or ""))
     words = _words_pattern(tokens)
-    if words is not None and any(words.search(text) for text in strings):
+    if words is not None and any(words.search(text.casefold()) for text in strings):
         failures.append(Failure("redacted_string_present"))
 
     needles = _needles(spellings)
+    # Decoded strings hold the text itself, never its hex spelling.
+    text_needles = [needle for needle in needles if needle.decode == "raw"]
+    written_in_syntax = syntax.syntax_streams(out)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
-        if any(needle.found_in(obj) for needle in needles):
+        if _found(text_needles, syntax.strings(obj)):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
         if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
@@ -271,23 +289,46 @@ def _side_channel_hits(
             data = out.xref_stream(xref)
         except (RuntimeError, ValueError):  # an undecodable filter: fall back to raw bytes
             data = out.xref_stream_raw(xref)
-        if data and any(needle.found_in(data) for needle in needles):
+        if not data:
+            continue
+        if xref in written_in_syntax:
+            hit = _found(text_needles, syntax.strings(syntax.kerned_joined(data)))
+        else:  # unknown bytes (a stash, XML, script): searched whole
+            hit = any(needle.found_in(data) for needle in needles)
+        if hit:
             failures.append(Failure("redacted_string_present", xref=xref))
     return failures
 
 
 def _words_pattern(tokens: set[str]) -> re.Pattern[str] | None:
-    """Any of `tokens` as a whole word, any case (Unicode-aware); None for no tokens."""
+    """Any of `tokens` (casefolded) as a whole word in casefolded text (Unicode-aware);
+    None for no tokens."""
     if not tokens:
         return None
     alternatives = "|".join(re.escape(token) for token in sorted(tokens, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
+def _occurrences(words: re.Pattern[str], texts: Iterable[str]) -> Counter[str]:
+    """How often each token of `words` occurs in `texts`, by casefolded token."""
+    return Counter(words.findall(" ".join(texts).casefold()))
+
+
+def _is_stamp(word: str, stamps: set[str]) -> bool:
+    """`word` is a legal-reason stamp, or several run together: two marks on one box
+    print two stamps, which extract as one word ("(b)(6)(b)(6)")."""
+    ends = {0}  # where a run of stamps read from the start of `word` can end
+    for start in range(len(word)):
+        if start in ends:
+            ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
+    return bool(word) and len(word) in ends
+
+
 @dataclass(frozen=True)
 class _Needle:
     """One byte form of a token, found only where the characters around it (each
-    `unit` bytes in this encoding) are not letters or digits: "Ann" not in "Annex"."""
+    `unit` bytes in this encoding) are not word characters: "Ann" not in "Annex",
+    "Obstacle" not in "CL_Obstacle"."""
 
     data: bytes
     unit: int
@@ -316,7 +357,7 @@ class _Needle:
                 )
         except (UnicodeDecodeError, ValueError):
             return False
-        return text.isalnum()
+        return text.isalnum() or text == "_"  # a word character (\w), as in the text search
 
 
 def _needles(tokens: set[str]) -> list[_Needle]:
@@ -334,6 +375,10 @@ def _needles(tokens: set[str]) -> list[_Needle]:
     return needles
 
 
+def _found(needles: Sequence[_Needle], texts: Iterable[bytes]) -> bool:
+    return any(needle.found_in(text) for text in texts for needle in needles)
+
+
 def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
     if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
         return True
@@ -343,7 +388,26 @@ def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
 def _page_words(textpage: pymupdf.TextPage) -> _PageWords:
     """The words a reader sees, wherever they lie (outside the crop box too): what a
     clipping path cut away is `unseen_content`'s business."""
-    return _PageWords(words=[(w[:4], w[4]) for w in textpage.extractWORDS()])
+    found = textpage.extractWORDS()
+    return _PageWords(words=[(w[:4], w[4]) for w in found], vertical=_runs_down(found))
+
+
+# One word of `TextPage.extractWORDS`: its box, text, and block, line and word numbers.
+_RawWord = tuple[float, float, float, float, str, int, int, int]
+
+
+def _runs_down(words: Sequence[_RawWord]) -> bool:
+    """Most lines of several words run down the page: each later word of a line votes
+    by the axis along which it lies from the line's first word."""
+    first: dict[tuple[int, int], tuple[float, float]] = {}
+    down = across = 0
+    for x0, y0, x1, y1, _, block, line, _ in words:
+        start = first.setdefault((block, line), (x0 + x1, y0 + y1))
+        if abs(y0 + y1 - start[1]) > abs(x0 + x1 - start[0]):
+            down += 1
+        elif (x0 + x1, y0 + y1) != start:
+            across += 1
+    return down > across
 
 
 def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
@@ -359,6 +423,13 @@ def _token(word: str) -> str:
     return token if len(token) >= MIN_TOKEN_LEN else ""
 
 
+def _axes(rect: Quad, vertical: bool) -> Quad:
+    """`rect` as (start, end) along its line, then (start, end) across it."""
+    if vertical:
+        return rect[1], rect[3], rect[0], rect[2]
+    return rect[0], rect[2], rect[1], rect[3]
+
+
 class _Boxes:
     """The approved boxes of one page. Plain loops with the cheapest test first: these
     run once or twice for every word of the document."""
@@ -366,15 +437,16 @@ class _Boxes:
     def __init__(self, quads: list[Quad]) -> None:
         self.quads = quads
 
-    def overlap(self, rect: Quad) -> bool:
-        """Some box covers `rect` deeper than the tolerance in both directions: the word
-        is under it."""
+    def covers(self, rect: Quad, vertical: bool) -> bool:
+        """The word is under some box: across its line the box holds the word's centre
+        (line boxes include the leading, so on tight lines a neighbour's reaches into the
+        box), and along it they overlap by more than the tolerance."""
+        start, end, top, bottom = _axes(rect, vertical)
+        centre = (top + bottom) / 2
         for box in self.quads:
-            if rect[3] <= box[1] or rect[1] >= box[3]:
-                continue
-            if (
-                min(rect[2], box[2]) - max(rect[0], box[0]) > TOLERANCE_PT
-                and min(rect[3], box[3]) - max(rect[1], box[1]) > TOLERANCE_PT
+            box_start, box_end, box_top, box_bottom = _axes(box, vertical)
+            if box_top <= centre <= box_bottom and (
+                min(end, box_end) - max(start, box_start) > TOLERANCE_PT
             ):
                 return True
         return False
@@ -392,13 +464,22 @@ class _Boxes:
         return False
 
 
-def _mostly_hidden(rect: Quad, hidden: Sequence[Quad]) -> bool:
-    """At least half of the word's box lies under hidden spans or glyphs."""
-    area = (rect[2] - rect[0]) * (rect[3] - rect[1])
-    covered = 0.0
-    for span in hidden:
-        width = min(rect[2], span[2]) - max(rect[0], span[0])
-        height = min(rect[3], span[3]) - max(rect[1], span[1])
-        if width > 0 and height > 0:
-            covered += width * height
-    return covered > 0 and covered >= 0.5 * area
+def _mostly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
+    """Hidden glyphs on the word's line cover at least half its length. Measured along
+    the line, not by area: an OCR layer's span boxes can be shorter or taller than the
+    words extracted from it. A box is on the line when one holds the other's centre."""
+    start, end, top, bottom = _axes(rect, vertical)
+    centre = (top + bottom) / 2
+    pieces = []
+    for box in hidden:
+        box_start, box_end, box_top, box_bottom = _axes(box, vertical)
+        if box_start >= end or box_end <= start:
+            continue
+        if top <= (box_top + box_bottom) / 2 <= bottom or box_top <= centre <= box_bottom:
+            pieces.append((max(start, box_start), min(end, box_end)))
+    covered, reached = 0.0, start
+    for piece_start, piece_end in sorted(pieces):  # their union: spans and glyphs overlap
+        if piece_end > reached:
+            covered += piece_end - max(piece_start, reached)
+            reached = piece_end
+    return covered > 0 and covered >= 0.5 * (end - start)
