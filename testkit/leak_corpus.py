@@ -175,17 +175,37 @@ def text_annotation_popup() -> LeakCase:
     return _finish(name, doc)
 
 
-def form_field() -> LeakCase:
+def _with_form_field(name: str) -> tuple[pymupdf.Document, pymupdf.Rect]:
     doc = pymupdf.open()
     page = _new_page(doc)
-    name = "form_field"
     widget = pymupdf.Widget()
     widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
     widget.field_name = "requester"
     widget.field_value = canary_for(name)
     widget.rect = pymupdf.Rect(72, 400, 372, 420)
     page.add_widget(widget)
-    return _finish(name, doc, [widget.rect])
+    return doc, widget.rect
+
+
+def form_field() -> LeakCase:
+    doc, rect = _with_form_field("form_field")
+    return _finish("form_field", doc, [rect])
+
+
+def inherited_form_field() -> LeakCase:
+    """A form field on a page whose resources sit on the page tree's node, as LibreOffice
+    writes them: baking the field puts its value into that shared dictionary."""
+    doc, rect = _with_form_field("inherited_form_field")
+    page = doc[0]
+    kind, resources = doc.xref_get_key(page.xref, "Resources")
+    if kind == "dict":
+        shared = doc.get_new_xref()
+        doc.update_object(shared, resources)
+        resources = f"{shared} 0 R"
+    node = int(doc.xref_get_key(page.xref, "Parent")[1].split()[0])
+    doc.xref_set_key(node, "Resources", resources)
+    doc.xref_set_key(page.xref, "Resources", "null")
+    return _finish("inherited_form_field", doc, [rect])
 
 
 def bookmark_title() -> LeakCase:
@@ -280,6 +300,7 @@ CASES: dict[str, Callable[[], LeakCase]] = {
         freetext_annotation,
         text_annotation_popup,
         form_field,
+        inherited_form_field,
         bookmark_title,
         document_info,
         xmp_metadata,
