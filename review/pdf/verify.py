@@ -61,6 +61,9 @@ COLLATERAL_TOLERANCE = 0.002
 # Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
 BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
 STRIP = "\"'()[]{}<>.,;:!?"
+# Keys of PyMuPDF's `Document.metadata` that it reads off the file itself ("PDF 1.7"),
+# not from its document information: nothing of the document's text.
+DERIVED_METADATA = {"format", "encryption"}
 
 
 @dataclass(frozen=True)
@@ -261,7 +264,9 @@ def _side_channel_hits(
 ) -> list[Failure]:
     """Search everything that is not page text: metadata, annotations, objects, streams."""
     failures = []
-    strings: list[str] = [str(value) for value in out.metadata.values() if value]
+    strings: list[str] = [
+        str(value) for key, value in out.metadata.items() if value and key not in DERIVED_METADATA
+    ]
     strings.append(out.get_xml_metadata())
     strings.extend(str(entry[1]) for entry in out.get_toc(simple=True))
     strings.extend(out.embfile_names())

@@ -486,3 +486,15 @@ def test_a_redacted_word_inside_an_identifier_elsewhere_passes() -> None:
     report = verify(pdf, _release(pdf, marks), marks)
 
     assert report.ok, report.failures
+
+
+def test_a_redacted_word_that_names_the_file_format_passes() -> None:
+    """PyMuPDF's metadata says "PDF 1.7" of every output: not the document's text."""
+    doc = _lines(["This is a test for a PDF with bytes"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "PDF"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
