@@ -190,7 +190,7 @@ def _check(
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
         before = original_pages[page_no]
         if words is not None:
-            cut = _cut_from_unmarked(page_words, before, page_boxes)
+            cut = _cut_short(page_words, before, page_boxes)
             fragments.update(text for _, text in cut)
             occurrences = _occurrences(
                 words, (text for rect, text in page_words.words if (rect, text) not in cut)
@@ -484,24 +484,19 @@ class _Boxes:
         return False
 
 
-def _cut_from_unmarked(
-    after: _PageWords, before: _PageWords, boxes: _Boxes
-) -> set[tuple[Quad, str]]:
-    """The output words that are what burn-in left of an original word no box covers:
-    MuPDF removes every glyph a box touches, so "(changes" beside a box can come out as
-    "(chan", which is no occurrence of a redacted "Chan". A covered word cut short is
-    `text_under_box`'s business."""
-    beside = [
-        (rect, word)
-        for rect, word in before.words
-        if boxes.touch(rect) and not boxes.covers(rect, before.vertical)
-    ]
+def _cut_short(after: _PageWords, before: _PageWords, boxes: _Boxes) -> set[tuple[Quad, str]]:
+    """The output words that are what burn-in left of an original word a box reached
+    into: MuPDF removes every glyph a box touches, so "(changes" beside a box can come out
+    as "(chang", and "VETERAN/CLAIMANT" half under one as "VETERAN/". Neither is an
+    occurrence of a redacted "Chang" or "Veteran": the reviewer saw both on the preview.
+    What is left under a box is `text_under_box`'s business."""
+    reached = [(rect, word) for rect, word in before.words if boxes.touch(rect)]
     return {
         (rect, text)
-        for rect, text in (after.words if beside else ())
+        for rect, text in (after.words if reached else ())
         if any(
             text != word and text in word and _within(rect, original, TOLERANCE_PT)
-            for original, word in beside
+            for original, word in reached
         )
     }
 

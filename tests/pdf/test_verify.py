@@ -515,3 +515,20 @@ def test_what_burn_in_leaves_of_a_word_beside_a_box_is_no_redacted_string() -> N
     report = verify(pdf, output, marks)
 
     assert report.ok, report.failures
+
+
+def test_what_burn_in_leaves_of_a_word_half_under_a_box_is_no_redacted_string() -> None:
+    """The box takes "CLAIMANT" of "VETERAN/CLAIMANT": the "VETERAN/" left, which the
+    reviewer saw on the preview, is no occurrence of the redacted "Veteran"."""
+    doc = _lines(["Signed by VETERAN/CLAIMANT today", "Veteran Zed filed"])
+    page = doc[0]
+    both = _word_box(page, "VETERAN/CLAIMANT")
+    claimant = pymupdf.Rect(both.x0 + 0.55 * both.width, both.y0, both.x1, both.y1)
+    marks = [_mark(page, claimant), _mark(page, _word_box(page, "Veteran"))]
+    pdf = doc.tobytes()
+    output = _release(pdf, marks)
+    assert "VETERAN/" in [w[4] for w in _open(output)[0].get_text("words")]
+
+    report = verify(pdf, output, marks)
+
+    assert report.ok, report.failures
