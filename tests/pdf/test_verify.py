@@ -532,3 +532,23 @@ def test_what_burn_in_leaves_of_a_word_half_under_a_box_is_no_redacted_string() 
     report = verify(pdf, output, marks)
 
     assert report.ok, report.failures
+
+
+def test_a_redacted_word_that_names_a_font_passes() -> None:
+    """A font descriptor's /FontFamily (Times New Roman) names the font, not the text."""
+    doc = _lines(["Published by the Roman Times weekly"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "Times"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    descriptor = output.get_new_xref()
+    output.update_object(
+        descriptor,
+        "<< /Type /FontDescriptor /FontName /TimesNewRomanPSMT /FontFamily (Times New Roman) >>",
+    )
+    font = output[0].get_fonts()[0][0]
+    output.xref_set_key(font, "FontDescriptor", f"{descriptor} 0 R")
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert report.ok, report.failures
