@@ -18,12 +18,10 @@ Nothing here logs.
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 import hmac
 import pathlib
 import re
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -35,7 +33,7 @@ from phonenumbers import Leniency
 from review.pdf import nlp
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, layers_on, page_hidden
-from review.pdf.ocr import OcrCache, ocr_available, read_page, tessdata_dir, text_layer
+from review.pdf.ocr import OcrCache, OcrDeferred, PageReader, ocr_available, tessdata_dir
 from review.pdf.patterns import (
     ALL_CATEGORIES,
     CUE_BUT_INVALID,
@@ -585,53 +583,19 @@ def _needs_ocr(page: pymupdf.Page) -> bool:
     return not _text_layer(page)[3] and not _page_is_blank(page)
 
 
-def ocr_ahead(
-    pdf: bytes | str | pathlib.Path, policy: DetectionPolicy, cache: OcrCache, *, until: float
-) -> tuple[int, int]:
-    """Read by OCR into `cache` the pages that `detect` reads by OCR, until the monotonic
-    clock passes `until` (one page at least, so that every call gets further): (pages
-    read, pages to read). A page Tesseract fails on counts as read: detect() asks a
-    human to look at it. Nothing to read when OCR is off or not installed."""
-    tessdata = tessdata_dir() if policy.ocr and ocr_available() else None
-    if tessdata is None:
-        return 0, 0
-    doc = _open(pdf)
-    try:
-        to_read = [i for i in range(doc.page_count) if _needs_ocr(doc.load_page(i))]
-        read = 0
-        for index in to_read:
-            if cache.get(index) is None:
-                if read and time.monotonic() >= until:
-                    return to_read.index(index), len(to_read)
-                try:
-                    layer = text_layer(
-                        doc.load_page(index),
-                        language=policy.ocr_language,
-                        dpi=policy.ocr_dpi,
-                        tessdata=tessdata,
-                    )
-                    cache.put(index, layer)
-                except Exception:  # noqa: S112 - detect() marks the page for a human
-                    continue
-                read += 1
-        return len(to_read), len(to_read)
-    finally:
-        doc.close()
-
-
 def _scan_page(
     page: pymupdf.Page,
     index: int,
     policy: DetectionPolicy,
     finder: _Finder,
-    ocr: Callable[[pymupdf.Page], pymupdf.TextPage | None] | None,
+    ocr: PageReader | None,
     pages_ocred: list[int],
     pages_without_text: list[int],
     texts: list[tuple[int, _PageText, str]],
 ) -> list[_Found]:
     """Hits on one page, in unrotated page space; appends to the two page lists and
     the page's text (for every occurrence of a named entity) to `texts`. `ocr` reads a
-    page without a text layer (None: OCR is off)."""
+    page without a text layer (None: OCR is off); OcrDeferred passes through."""
     found: list[_Found] = []
     textpage, words, overlays, content_words = _text_layer(page)
     source = SOURCE_TEXT
@@ -648,7 +612,9 @@ def _scan_page(
                         source = SOURCE_OCR
                         pages_ocred.append(index)
                         reason = None if words else OCR_NO_TEXT
-                except Exception:  # noqa: S110 - any OCR failure means "a human must look"
+                except OcrDeferred:
+                    raise
+                except Exception:  # any OCR failure means "a human must look"
                     reason = NO_TEXT_LAYER
             if reason is not None:
                 found.append(
@@ -871,11 +837,27 @@ def _assign_groups(found: list[_Found]) -> list[str]:
     return groups
 
 
+class OcrUnfinished(Exception):
+    """detect() ran out of its OCR time: `read` of the `to_read` pages without a text
+    layer are read and kept in its OCR cache; a later call goes on from there."""
+
+    def __init__(self, read: int, to_read: int) -> None:
+        super().__init__(f"{read} of {to_read} pages read by OCR")
+        self.read, self.to_read = read, to_read
+
+
 def detect(
-    pdf: bytes | str | pathlib.Path, policy: DetectionPolicy, *, ocr_cache: OcrCache | None = None
+    pdf: bytes | str | pathlib.Path,
+    policy: DetectionPolicy,
+    *,
+    ocr_cache: OcrCache | None = None,
+    ocr_until: float | None = None,
 ) -> DetectionResult:
     """Propose marks for every page of `pdf`. Pages without a text layer are read by
-    OCR, or from `ocr_cache` where `ocr_ahead` read them before.
+    OCR, or from `ocr_cache` where an earlier call read them. OCR by Tesseract stops
+    once the monotonic clock passes `ocr_until` (one page at least, so that every call
+    gets further): the pages read so far are in `ocr_cache`, and OcrUnfinished says how
+    many are left.
 
     Deterministic: the same bytes and policy give equal results, marks ordered by
     (page, y, x). Raises DetectionError (page and problem only) when a page cannot be
@@ -885,13 +867,13 @@ def detect(
     texts: list[tuple[int, _PageText, str]] = []
     crops: dict[int, pymupdf.Page] = {}
     ocr = (
-        functools.partial(
-            read_page,
+        PageReader(
             flags=_TEXT_FLAGS,
             language=policy.ocr_language,
             dpi=policy.ocr_dpi,
             tessdata=tessdata_dir() if ocr_available() else None,
             cache=ocr_cache,
+            until=ocr_until,
         )
         if policy.ocr
         else None
@@ -907,6 +889,11 @@ def detect(
         for index in range(page_count):
             try:
                 page = doc.load_page(index)
+                if ocr is not None and ocr.deferred:
+                    # Time is up: only count what is left to read.
+                    if _needs_ocr(page):
+                        ocr.count(page)
+                    continue
                 page_found = _scan_page(
                     page, index, policy, finder, ocr, pages_ocred, pages_without_text, texts
                 )
@@ -915,12 +902,16 @@ def detect(
                 crops[index] = cast(pymupdf.Page, _Crop(page.cropbox))
             except DetectionError:
                 raise
+            except OcrDeferred:
+                continue  # read by a later call; nothing of this call is kept
             except Exception as exc:
                 raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
             found.extend(page_found)
             findings.extend(
                 _hidden_content_step(page_hidden, page, layered[index] if layered else None)
             )
+        if ocr is not None and ocr.deferred:
+            raise OcrUnfinished(ocr.read, ocr.read + ocr.deferred)
         entities, added, entity_groups = (
             _every_occurrence(found, texts, policy) if policy.ner else ([], [], {})
         )

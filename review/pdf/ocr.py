@@ -4,7 +4,7 @@
 Tesseract takes seconds per page: a long scan does not fit in one task's time. Each page's
 OCR result is handed to an `OcrCache` as a small PDF holding only the recognized text
 (the page image is the original's, stored already), so a later delivery reads the pages
-already done from it and goes on with the rest (`detect.ocr_ahead`).
+already done from it and goes on with the rest (`PageReader`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import time
 import weakref
 from typing import Protocol
 
@@ -68,31 +69,80 @@ def text_layer(page: pymupdf.Page, *, language: str, dpi: int, tessdata: str) ->
     return ocr.tobytes(garbage=4, deflate=True)
 
 
-def read_page(
-    page: pymupdf.Page,
-    *,
-    flags: int,
-    language: str,
-    dpi: int,
-    tessdata: str | None,
-    cache: OcrCache | None,
-) -> pymupdf.TextPage | None:
-    """The page's text as OCR reads it, in unrotated page space (as `get_text` reports
-    it): from the cache when this page was read before, else by Tesseract (None when
-    it is not installed). The same as PyMuPDF's `get_textpage_ocr(full=True)`."""
-    layer = cache.get(page.number) if cache is not None else None
-    if layer is None:
-        if tessdata is None:
+class OcrDeferred(Exception):
+    """The page needs OCR, and this reading's time is up: a later one reads it."""
+
+
+class OcrFailed(Exception):
+    """Tesseract failed on the page, now or in an earlier reading of the document."""
+
+
+# What a cache keeps for a page Tesseract failed on: a later delivery does not try it
+# again (it would fail again, and a failure that takes the whole time budget would
+# stop every delivery at the same page); detection asks a human to look at it.
+FAILED = b""
+
+
+class PageReader:
+    """Reads pages without a text layer for one detection, in unrotated page space (as
+    `get_text` reports it; the same as PyMuPDF's `get_textpage_ocr(full=True)`): from
+    `cache` where an earlier reading kept them, else by Tesseract (None when it is not
+    installed) until the monotonic clock passes `until`. The first page this reader
+    reads by Tesseract is always read, so every reading gets further; a page after the
+    time is up raises OcrDeferred. `read` and `deferred` count the pages asked for."""
+
+    def __init__(
+        self,
+        *,
+        flags: int,
+        language: str,
+        dpi: int,
+        tessdata: str | None,
+        cache: OcrCache | None,
+        until: float | None = None,
+    ) -> None:
+        # Unknown characters stay U+FFFD, so a garbled word is never read as another.
+        self.flags = (
+            flags
+            & ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE
+            & ~pymupdf.TEXT_USE_GID_FOR_UNKNOWN_UNICODE
+        )
+        self.language, self.dpi, self.tessdata = language, dpi, tessdata
+        self.cache, self.until = cache, until
+        self.read = self.deferred = 0
+        self._tesseract_runs = 0
+
+    def __call__(self, page: pymupdf.Page) -> pymupdf.TextPage | None:
+        layer = self.cache.get(page.number) if self.cache is not None else None
+        if layer is None and self.tessdata is not None:
+            if self._tesseract_runs and self.until is not None and time.monotonic() >= self.until:
+                self.deferred += 1
+                raise OcrDeferred
+            self._tesseract_runs += 1
+            try:
+                layer = text_layer(
+                    page, language=self.language, dpi=self.dpi, tessdata=self.tessdata
+                )
+            except Exception:  # whatever Tesseract does, a human looks at the page
+                layer = FAILED
+            if self.cache is not None:
+                self.cache.put(page.number, layer)
+        if layer is None:
             return None
-        layer = text_layer(page, language=language, dpi=dpi, tessdata=tessdata)
-        if cache is not None:
-            cache.put(page.number, layer)
-    ocr_page = pymupdf.open(stream=layer, filetype="pdf")[0]
-    unzoom = page.rect.width / ocr_page.rect.width
-    # Unknown characters stay U+FFFD, so a garbled word is never read as another.
-    flags &= ~pymupdf.TEXT_USE_CID_FOR_UNKNOWN_UNICODE & ~pymupdf.TEXT_USE_GID_FOR_UNKNOWN_UNICODE
-    textpage = ocr_page.get_textpage(
-        flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix
-    )
-    textpage.parent = weakref.proxy(page)  # as get_textpage_ocr: words map to this page
-    return textpage
+        self.read += 1
+        if layer == FAILED:
+            raise OcrFailed
+        ocr_page = pymupdf.open(stream=layer, filetype="pdf")[0]
+        unzoom = page.rect.width / ocr_page.rect.width
+        textpage = ocr_page.get_textpage(
+            flags=self.flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix
+        )
+        textpage.parent = weakref.proxy(page)  # as get_textpage_ocr: words map to this page
+        return textpage
+
+    def count(self, page: pymupdf.Page) -> None:
+        """A page needing OCR after the time is up: read if an earlier reading kept it."""
+        if self.cache is not None and self.cache.get(page.number) is not None:
+            self.read += 1
+        elif self.tessdata is not None:
+            self.deferred += 1

@@ -24,8 +24,8 @@ from review.pdf.detect import (
     DetectionError,
     DetectionPolicy,
     DetectionResult,
+    OcrUnfinished,
     detect,
-    ocr_ahead,
 )
 from review.pdf.opencheck import pages_check
 from review.pdf.patterns import NER_CATEGORIES
@@ -218,14 +218,17 @@ def proposal_detect(*, item_id: int, actor: Actor) -> Proposal | None:
     try:
         pages_drawable_require(document.source_sha256, pdf)
         policy = detection_policy_for(document)
-        ocr_pages = StoredOcr(document.source_sha256, policy)
-        read, to_read = ocr_ahead(
-            pdf, policy, ocr_pages, until=time.monotonic() + settings.DETECTION_OCR_SECONDS
+        result = detect(
+            pdf,
+            policy,
+            ocr_cache=StoredOcr(document.source_sha256, policy),
+            ocr_until=time.monotonic() + settings.DETECTION_OCR_SECONDS,
         )
-        if read < to_read:
-            _detection_continues(item_id=item_id, actor=actor, read=read, to_read=to_read)
-            return None
-        result = detect(pdf, policy, ocr_cache=ocr_pages)
+    except OcrUnfinished as unfinished:
+        _detection_continues(
+            item_id=item_id, actor=actor, read=unfinished.read, to_read=unfinished.to_read
+        )
+        return None
     except (DetectionError, PermanentFailure):
         # Both are the document's bytes failing to open, parse or draw: the same bytes
         # fail again (a transient storage error is neither, and is not counted).

@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from review.pdf import ocr
 from review.pdf.detect import (
     DETECTOR_VERSION,
     NEEDS_MANUAL_REVIEW,
@@ -20,8 +21,8 @@ from review.pdf.detect import (
     DetectionPolicy,
     DetectionResult,
     Mark,
+    OcrUnfinished,
     detect,
-    ocr_ahead,
 )
 from review.pdf.geometry import Box, normalize, page_rect
 from review.pdf.ocr import ocr_available
@@ -610,29 +611,74 @@ def _three_scanned_pages() -> bytes:
     return doc.tobytes()
 
 
+def _readings(
+    pdf: bytes, ocr_policy: DetectionPolicy, layers: TextLayers
+) -> tuple[list[tuple[int, int]], DetectionResult]:
+    """detect() past its OCR time, called again until it finishes: the progress each
+    unfinished call reported, and the result."""
+    progress = []
+    for _ in range(5):
+        try:
+            return progress, detect(pdf, ocr_policy, ocr_cache=layers, ocr_until=0.0)
+        except OcrUnfinished as unfinished:
+            progress.append((unfinished.read, unfinished.to_read))
+    raise AssertionError(f"no end in sight: {progress}")
+
+
 @pytest.mark.skipif(not ocr_available(), reason="Tesseract with English tessdata not installed")
-def test_ocr_ahead_reads_a_page_per_call_past_its_time_and_detect_reuses_the_pages_read(
+def test_detect_past_its_ocr_time_reads_a_page_per_call_and_then_reuses_the_pages_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pdf, ocr_policy, layers = _three_scanned_pages(), policy(ocr=True, ocr_dpi=150), TextLayers()
 
-    progress = [ocr_ahead(pdf, ocr_policy, layers, until=0.0) for _ in range(4)]
+    progress, result = _readings(pdf, ocr_policy, layers)
 
-    assert progress == [(1, 3), (2, 3), (3, 3), (3, 3)]  # time is up: one page each call
+    assert progress == [(1, 3), (2, 3)]  # time is up: one page each call
     assert sorted(layers) == [0, 1, 2] and layers.puts == 3
-    fresh = detect(pdf, ocr_policy)
+    assert result == detect(pdf, ocr_policy)
     monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))  # Tesseract gone: only the cache
-    reused = detect(pdf, ocr_policy, ocr_cache=layers)
-    assert reused == fresh and reused.pages_ocred == (0, 1, 2)
+    reused = detect(pdf, ocr_policy, ocr_cache=layers, ocr_until=0.0)
+    assert reused == result and reused.pages_ocred == (0, 1, 2)
     assert {m.category for m in reused.marks} >= {"ssn", "email", "phone"}
     assert layers.puts == 3
 
 
-def test_ocr_ahead_has_nothing_to_read_in_a_document_with_a_text_layer() -> None:
+@pytest.mark.skipif(not ocr_available(), reason="Tesseract with English tessdata not installed")
+def test_a_page_tesseract_fails_on_is_kept_as_failed_and_not_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pdf, ocr_policy, layers = _three_scanned_pages(), policy(ocr=True, ocr_dpi=150), TextLayers()
+    real_text_layer = ocr.text_layer
+    attempts: list[int] = []
+
+    def failing_on_page_two(page: pymupdf.Page, **kwargs: object) -> bytes:
+        attempts.append(page.number)
+        if page.number == 1:
+            raise RuntimeError("tesseract died")
+        return real_text_layer(page, **kwargs)
+
+    monkeypatch.setattr(ocr, "text_layer", failing_on_page_two)
+
+    progress, result = _readings(pdf, ocr_policy, layers)
+
+    assert progress == [(1, 3), (2, 3)] and attempts == [0, 1, 2]
+    assert layers[1] == ocr.FAILED
+    review = [m for m in result.marks if m.category == NEEDS_MANUAL_REVIEW]
+    assert [(m.page, m.needs_manual_review) for m in review] == [(1, "no_text_layer")]
+    assert result.pages_ocred == (0, 2)
+    assert detect(pdf, ocr_policy, ocr_cache=layers) == result and attempts == [0, 1, 2]
+
+
+def test_detect_with_an_ocr_time_limit_has_nothing_to_read_in_a_document_with_a_text_layer() -> (
+    None
+):
     layers = TextLayers()
 
-    assert ocr_ahead(simple_pdf(["Plain text letter"]), policy(), layers, until=0.0) == (0, 0)
-    assert layers == {}
+    result = detect(
+        simple_pdf(["Plain text letter"]), policy(ocr=True), ocr_cache=layers, ocr_until=0.0
+    )
+
+    assert result.pages_ocred == () and layers == {}
 
 
 def _assert_one_whole_page_review_mark(result: DetectionResult, marks: list[Mark]) -> None:
