@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 from dataclasses import replace  # noqa: E402
 
 from review.pdf import nlp  # noqa: E402
-from review.pdf.detect import DetectionPolicy, _Finder, detect  # noqa: E402
+from review.pdf.detect import DetectionPolicy, detect  # noqa: E402
+from review.pdf.finder import Finder  # noqa: E402
 from review.pdf.hidden import find_hidden  # noqa: E402
 from testkit.corpus import SEARCH_TERMS, labelled_corpus  # noqa: E402
 
@@ -66,7 +67,7 @@ def raw_words(pdf: bytes) -> int:
 def ner_floor(pdf: bytes, policy: DetectionPolicy) -> None:
     """The same analyzer, on the same pages' text, with nothing around it."""
     doc = pymupdf.open(stream=pdf, filetype="pdf")
-    finder = _Finder(policy)
+    finder = Finder(policy)
     for page in doc:
         text = " ".join(w[4] for w in page.get_text("words"))
         nlp.analyze(

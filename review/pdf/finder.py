@@ -1,0 +1,228 @@
+"""Every hit of a detection policy's categories in one text (`Finder`): the project's
+pattern detectors, phone numbers in the policy's regions and, in full mode, Presidio's
+analyzer with the spaCy recogniser; then the search terms. Django-free."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import phonenumbers
+from phonenumbers import Leniency
+
+from review.pdf import nlp
+from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.patterns import (
+    CUE_BUT_INVALID,
+    DETECTORS,
+    LOCATION,
+    NER_CATEGORIES,
+    ORGANIZATION,
+    PATTERN_CATEGORIES,
+    PERSON,
+    PHONE,
+    PHONE_CUE,
+    SEARCH_TERM,
+    Hit,
+    cue_before,
+    digits_of,
+    plausible_name,
+    squash,
+)
+
+POSSIBLE = Leniency.POSSIBLE
+_FIRST_DIGIT = re.compile(r"\d")
+
+
+def search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern for all terms.
+
+    Any whitespace (line breaks included) may separate a term's words, and a line
+    break, with or without a hyphen, may split a word ("Jo-\\nhnson").
+    """
+    alternatives = []
+    for term in sorted({t.strip() for t in terms if t.strip()}, key=len, reverse=True):
+        words = ["(?:-?\n)?".join(re.escape(c) for c in word) for word in term.split()]
+        alternatives.append(r"\s+".join(words))
+    if not alternatives:
+        return None
+    firsts = sorted(
+        {c for t in terms if t.strip() for c in (t.strip()[0].lower(), t.strip()[0].upper())}
+    )
+    lead = "(?=[" + "".join(re.escape(c) for c in firsts) + "])"
+    return re.compile(lead + r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.I)
+
+
+class Finder:
+    """Every hit of the policy's categories in a text: the project's pattern detectors,
+    phones in the policy's regions and, in full mode, Presidio's analyzer over all of
+    them with the spaCy recogniser (see nlp.py). Overlaps are resolved, then the
+    search-term hits are added: they are the caller's explicit ask, never suppressed."""
+
+    def __init__(self, policy: DetectionPolicy) -> None:
+        self.policy = policy
+        self.floors = {
+            c: policy.threshold(c)
+            for c in (*PATTERN_CATEGORIES, *NER_CATEGORIES)
+            if policy.enabled(c) and (policy.ner or c not in NER_CATEGORIES)
+        }
+        self.search = (
+            search_pattern(policy.search_terms)
+            if policy.enabled(SEARCH_TERM) and policy.threshold(SEARCH_TERM) <= 1.0
+            else None
+        )
+        self.project = nlp.ProjectRecognizer(self.floors, self._project_hits)
+        self._text: str | None = None  # the page text being analysed, as written
+
+    def _project_hits(self, text: str) -> Iterator[tuple[str, int, int, float, str, Hit]]:
+        # The analyzer hands over the text with line breaks as spaces; the project's
+        # detectors read the breaks themselves (hyphenation, wrapped addresses).
+        if self._text is not None and len(self._text) == len(text):
+            text = self._text
+        for categories, finder in DETECTORS:
+            if not categories.isdisjoint(self.floors):
+                for h in finder(text):
+                    yield h.category, h.start, h.end, h.confidence, h.detector, h
+
+    def hits(self, text: str) -> list[Hit]:
+        # Line breaks read as spaces (same offsets): a value wrapped onto the next line
+        # is still one value to the phone matcher and the language model.
+        flowing = text.replace("\n", " ")
+        self._text = text
+        if self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES):
+            found = nlp.analyze(
+                flowing,
+                pipeline=self.policy.nlp_pipeline,
+                project=self.project,
+                categories=sorted(self.floors),
+                phone_regions=self.policy.phone_regions if PHONE in self.floors else (),
+            )
+        else:
+            found = [
+                nlp.Found(h.category, h.start, h.end, h.confidence, h.detector, h)
+                for *_, h in self._project_hits(text)
+            ]
+            if PHONE in self.floors:
+                claimed = [(f.start, f.end) for f in found]  # read already, phones too
+                found.extend(nlp.phones(flowing, self.policy.phone_regions, claimed))
+        if PHONE in self.floors:
+            # A number already read as a phone after its label wins over the weak
+            # reading anyway: no need to look again.
+            read = [
+                (f.start, f.end)
+                for f in found
+                if f.category == PHONE and f.score >= self.floors[PHONE]
+            ]
+            found.extend(self._cued_phones(flowing, read))
+        candidates = [self._hit(text, f) for f in found]
+        # A weak hit with a reason (a number after its label that fails validation) is
+        # proposed whatever the floor: the label announces it.
+        hits = _resolve_overlaps(
+            [
+                h
+                for h in candidates
+                if h is not None
+                and (h.confidence >= self.floors.get(h.category, 2.0) or h.reason is not None)
+            ]
+        )
+        # A place or organisation that is a validated value's label, or runs over the
+        # value, is the model misreading the label ("SSN" as an organisation).
+        values = [h for h in hits if h.category not in NER_CATEGORIES]
+        hits = [
+            h
+            for h in hits
+            if h.category not in (LOCATION, ORGANIZATION)
+            or not any(v.start < h.end + 3 and h.start < v.end for v in values)
+        ]
+        if self.search is not None:
+            hits.extend(
+                Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", squash(m[0]))
+                for m in self.search.finditer(text)
+            )
+        return hits
+
+    def _cued_phones(self, text: str, read: list[tuple[int, int]]) -> Iterator[nlp.Found]:
+        """A number right after a phone label that is a possible number of one of the
+        regions but not a valid one: proposed weakly, never dropped. Not looked for
+        where a phone was `read` already."""
+        for cue in PHONE_CUE.finditer(text):
+            start = cue.end()
+            window = text[start : start + 40]
+            digit = _FIRST_DIGIT.search(window)
+            if digit is None or any(a <= start + digit.start() < b for a, b in read):
+                continue
+            for region in self.policy.phone_regions:
+                for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
+                    # The label, then at most a few words ("number", "on"), then it.
+                    if m.start <= 16 and not any(ch.isdigit() for ch in window[: m.start]):
+                        hit = Hit(
+                            PHONE,
+                            start + m.start,
+                            start + m.end,
+                            0.3,
+                            "phonenumbers.phone_cue",
+                            digits_of(m.raw_string),
+                            CUE_BUT_INVALID,
+                        )
+                        yield nlp.Found(
+                            PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit
+                        )
+
+    @staticmethod
+    def _hit(text: str, found: nlp.Found) -> Hit | None:
+        if isinstance(found.payload, Hit):
+            return found.payload
+        start, end = found.start, found.end
+        while end > start and not text[end - 1].isalnum():
+            end -= 1  # spaCy keeps a trailing full stop or a possessive's apostrophe
+        if end - start < 2:
+            return None
+        value = text[start:end]
+        if found.category == PHONE:
+            # A number valid in a region's plan, a little weaker than the project's own
+            # readings (an SSN after its label is not a French phone number); a bare run
+            # of digits only after a phone label (it may be any serial number).
+            if value.isdigit() and not (
+                value.startswith("0") or cue_before(PHONE_CUE, text, start, 60)
+            ):
+                return None  # a national number opens with its trunk prefix 0
+            return Hit(PHONE, start, end, 0.75, "phonenumbers.phone", digits_of(value))
+        if found.category == PERSON:
+            # The model runs a name on into the next line ("Valerie Ramirez\nCase
+            # Officer"): the name ends with the last line that still reads as one.
+            lines = value.split("\n")
+            kept = 0
+            while kept < len(lines) and plausible_name(lines[kept].rstrip(" ,;")):
+                kept += 1
+            if kept == 0:
+                return None
+            value = "\n".join(lines[:kept]).rstrip(" ,;")
+            end = start + len(value)
+        detector = "spacy." + found.category
+        # The small model calls "SSN 099666655" an organisation: a place or an
+        # organisation never outweighs a validated pattern lying inside it.
+        score = found.score if found.category == PERSON else min(found.score, 0.6)
+        return Hit(found.category, start, end, round(score, 4), detector, squash(value))
+
+
+def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
+    """Keep the strongest hit where pattern hits overlap.
+
+    Two hits of one category that overlap are one finding (NANP and E.164 both see
+    "+1 202 555 0143"); a hit lying inside a stronger hit of another category is the
+    weaker reading of the same characters (an account number that is an SSN).
+    """
+    ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
+    kept: list[Hit] = []
+    for hit in ordered:
+        clash = False
+        for other in kept:
+            if other.category == hit.category:
+                clash = hit.start < other.end and other.start < hit.end
+            else:
+                clash = other.start <= hit.start and hit.end <= other.end
+            if clash:
+                break
+        if not clash:
+            kept.append(hit)
+    return kept

@@ -1,0 +1,140 @@
+"""A page's text in reading order, every character mapped back to its rectangle
+(`PageText`), and a hit located on a page (`Found`). Django-free."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from review.pdf.geometry import Box
+from review.pdf.patterns import Hit
+
+# Where a hit's text was read.
+SOURCE_TEXT = "text"
+SOURCE_OCR = "ocr"
+SOURCE_ANNOTATION = "annotation"
+SOURCE_WIDGET = "widget"
+# Points; see PageText._part.
+_INSET = 0.05
+
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def _has_alnum(s: str) -> bool:
+    return _ALNUM.search(s) is not None
+
+
+class PageText:
+    """Page text in reading order, with every character mapped back to a rectangle.
+
+    Words on one line are joined by " ", lines and blocks by "\\n". Characters of a
+    word map to the word's box; a hit covering part of a word asks for char boxes,
+    read lazily from rawdict of the same TextPage (most pages never need them).
+    """
+
+    __slots__ = ("text", "words", "starts", "_textpage", "_chars")
+
+    def __init__(self, textpage: pymupdf.TextPage, words: list[tuple]) -> None:
+        self._textpage = textpage
+        self._chars: dict[tuple[int, int, int], list[tuple[float, ...]]] | None = None
+        self.words = words
+        parts: list[str] = []
+        starts: list[int] = []
+        pos = 0
+        prev: tuple[int, int] | None = None
+        for word in words:
+            key = (word[5], word[6])
+            if prev is not None:
+                parts.append(" " if key == prev else "\n")
+                pos += 1
+            starts.append(pos)
+            parts.append(word[4])
+            pos += len(word[4])
+            prev = key
+        self.text = "".join(parts)
+        self.starts = starts
+
+    def boxes(self, start: int, end: int) -> list[tuple[float, float, float, float]]:
+        """Rectangles of text[start:end], one per (block, line) segment, in order."""
+        out: list[list[float]] = []
+        last_key: tuple[int, int] | None = None
+        i = max(0, bisect.bisect_right(self.starts, start) - 1)
+        while i < len(self.words) and self.starts[i] < end:
+            word = self.words[i]
+            w_start = self.starts[i]
+            text = word[4]
+            a, b = max(start, w_start) - w_start, min(end, w_start + len(text)) - w_start
+            if a < b:
+                # Leftover punctuation (a trailing "." or ",") is covered with the word:
+                # harmless to redact, and it spares the costly char-level lookup.
+                if (a == 0 or not _has_alnum(text[:a])) and (
+                    b == len(text) or not _has_alnum(text[b:])
+                ):
+                    rect = word[:4]
+                else:
+                    rect = self._part(word, a, b)
+                key = (word[5], word[6])
+                if out and key == last_key:
+                    last = out[-1]
+                    last[0], last[1] = min(last[0], rect[0]), min(last[1], rect[1])
+                    last[2], last[3] = max(last[2], rect[2]), max(last[3], rect[3])
+                else:
+                    out.append(list(rect))
+                last_key = key
+            i += 1
+        return [(r[0], r[1], r[2], r[3]) for r in out]
+
+    def _part(self, word: tuple, a: int, b: int) -> tuple[float, float, float, float]:
+        chars = self._char_map().get((word[5], word[6], word[7]))
+        if chars is None or len(chars) != len(word[4]):
+            # Fallback: split the word box evenly by character count.
+            x0, y0, x1, y1 = word[:4]
+            step = (x1 - x0) / max(1, len(word[4]))
+            return (x0 + step * a, y0, x0 + step * b, y1)
+        part = chars[a:b]
+        # Neighbouring glyph boxes touch; pull the edges in a hair so the box does not
+        # also select the glued label ("SSN:") next to the match.
+        return (
+            min(c[0] for c in part) + _INSET,
+            min(c[1] for c in part) + _INSET,
+            max(c[2] for c in part) - _INSET,
+            max(c[3] for c in part) - _INSET,
+        )
+
+    def _char_map(self) -> dict[tuple[int, int, int], list[tuple[float, ...]]]:
+        """Char boxes per (block, line, word), split on whitespace as extractWORDS does."""
+        if self._chars is None:
+            self._chars = {}
+            raw = self._textpage.extractRAWDICT()
+            for b_no, block in enumerate(raw.get("blocks", ())):
+                for l_no, line in enumerate(block.get("lines", ())):
+                    w_no = 0
+                    current: list[tuple[float, ...]] = []
+                    for span in line["spans"]:
+                        for ch in span["chars"]:
+                            if ch["c"].isspace():
+                                if current:
+                                    self._chars[(b_no, l_no, w_no)] = current
+                                    w_no += 1
+                                    current = []
+                            else:
+                                current.append(ch["bbox"])
+                    if current:
+                        self._chars[(b_no, l_no, w_no)] = current
+        return self._chars
+
+
+@dataclass
+class Found:
+    """A hit located on a page: its boxes (unrotated page space) and identity."""
+
+    page: int
+    rects: list[tuple[float, float, float, float]]
+    hit: Hit
+    source: str
+    text_hash: str
+    reason: str | None = None
+    boxes: list[Box] = field(default_factory=list)
