@@ -5,10 +5,15 @@ measured from the top-left of the crop box. A mark stores that space divided by 
 crop box size, so the same box survives any /Rotate and any non-zero crop origin.
 Drawing on a rendered page image needs the rotated space: use `display_rect`.
 Every conversion between these spaces lives in this module.
+
+The hidden-content analysis (`hidden`, `paintlog`) works in unrotated page space in
+points, on boxes as plain `Quad` tuples (x0, y0, x1, y1); their arithmetic is at the end
+of this module.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -103,3 +108,48 @@ def boxes_from_shown(pdf: bytes, shown: Sequence[tuple[int, ShownBox]]) -> list[
             )
             for number, box in shown
         ]
+
+
+# Boxes in unrotated page space, in points.
+Quad = tuple[float, float, float, float]
+UNBOUNDED: Quad = (-math.inf, -math.inf, math.inf, math.inf)
+
+
+def quad(rect: Sequence[float] | pymupdf.Rect) -> Quad:
+    return (float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3]))
+
+
+def rounded(rect: Quad) -> tuple[int, int, int, int]:
+    return (round(rect[0]), round(rect[1]), round(rect[2]), round(rect[3]))
+
+
+def area_of(rect: Quad) -> float:
+    return max(0.0, rect[2] - rect[0]) * max(0.0, rect[3] - rect[1])
+
+
+def overlap(a: Quad, b: Quad) -> float:
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+def clamp_to(a: Quad, b: Quad) -> Quad:
+    """The part of `a` inside `b`: a box of no area where they do not meet."""
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    return (x0, y0, max(x0, min(a[2], b[2])), max(y0, min(a[3], b[3])))
+
+
+def within(a: Quad, b: Quad) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def intersects(a: Quad, b: Quad) -> bool:
+    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
+
+
+def centre(rect: Quad) -> tuple[float, float]:
+    return ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
+
+
+def contains_point(rect: Quad, point: tuple[float, float]) -> bool:
+    return rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]

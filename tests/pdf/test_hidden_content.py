@@ -21,6 +21,7 @@ from review.pdf import hidden
 from review.pdf.detect import DetectionPolicy, detect
 from review.pdf.hidden import find_hidden
 from review.pdf.opencheck import PdfRejected, open_check
+from review.pdf.paintlog import PaintLog
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
@@ -360,7 +361,7 @@ SCREENED = _screened_documents()
 def test_a_page_screened_as_plain_hides_nothing_glyph_by_glyph(name: str) -> None:
     for page in _open(SCREENED[name]):
         crop = page.cropbox
-        screen = hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
+        screen = PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
 
         assert [(kind, pymupdf.Rect(box)) for kind, box in screen.log] == [
             (kind, pymupdf.Rect(box)) for kind, box in page.get_bboxlog()
@@ -374,7 +375,7 @@ def test_every_page_with_hidden_content_fails_the_screen(case: HiddenCase) -> No
     page = doc[case.page]
     crop = page.cropbox
 
-    screen = hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
+    screen = PaintLog.of(page, (0.0, 0.0, crop.width, crop.height))
 
     # Layers and annotations are found apart from the page's painting.
     assert screen.plain is (case.kind in ("hidden_layer", "hidden_annotation"))
@@ -387,7 +388,7 @@ def test_burned_boxes_inside_lines_leave_their_pages_plain() -> None:
 
     for page in released:
         crop = page.cropbox
-        assert hidden._PaintLog.of(page, (0.0, 0.0, crop.width, crop.height)).plain
+        assert PaintLog.of(page, (0.0, 0.0, crop.width, crop.height)).plain
 
 
 def test_a_box_over_half_a_word_is_not_plain_and_the_covered_letters_are_found() -> None:
@@ -402,7 +403,7 @@ def test_a_box_over_half_a_word_is_not_plain_and_the_covered_letters_are_found()
     )
     page = _open(doc.tobytes())[0]
 
-    screen = hidden._PaintLog.of(page, (0.0, 0.0, 300.0, 200.0))
+    screen = PaintLog.of(page, (0.0, 0.0, 300.0, 200.0))
 
     assert not screen.plain
     found = find_hidden(doc.tobytes())
