@@ -9,9 +9,10 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
   still show on top of the black box, and the preview would disagree with the release.
 - Redaction annotations already in the original are deleted unapplied: only marks a
   human approved may remove content.
-- Each mark becomes a redaction that removes text, the image pixels and the touched
-  vector graphics under it, is filled black, and is stamped with its legal reason in
-  small white text (skipped when the box is too small to hold it legibly).
+- Each mark becomes a redaction that removes the text of the lines it holds the middle
+  of (not of the lines it only grazes, see `_text_rect`), the image pixels and the
+  touched vector graphics under it, is filled black, and is stamped with its legal
+  reason in small white text (skipped when the box is too small to hold it legibly).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ STAMP_MIN_SIZE = 3.0
 # Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
 # same bytes (MuPDF otherwise draws a fresh random /ID on every save).
 SAVE_OPTIONS = {"garbage": 4, "deflate": True, "clean": True, "no_new_id": True}
+# Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
+_CLEAR = 0.05
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,10 @@ def removed_areas(pdf: bytes, marks: Sequence[RedactionMark]) -> list[tuple[int,
     """Where `burn_in(pdf, marks)` takes text or line art away: (page, normalized box)
     for each run of removed glyphs on a line and each removed drawing.
 
-    MuPDF removes every glyph a box touches, whole, and every drawing it touches: a box
-    that clips the top of a line removes the line's full height over the box's width,
-    and a rule crossing the box its whole length, beyond the black fill. The reviewer's
+    The burn-in removes every glyph of a line the box holds the middle of, whole, and
+    every drawing the box touches: a box over the top of a line, past its middle,
+    removes the line's full height over the box's width, and a rule crossing the box its
+    whole length, beyond the black fill. The reviewer's
     preview shows these areas. They come from running the burn-in's own steps on each
     marked page and comparing its glyphs and drawings before and after, so they cannot
     disagree with what the release removes.
@@ -171,17 +175,75 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
+    # Text first, each box narrowed off the lines it only grazes; then pixels, line art
+    # and the black fill over the whole box.
+    lines = _text_lines(page)
+    for rect in rects:
+        text_rect = _text_rect(rect, lines)
+        if not text_rect.is_empty:
+            page.add_redact_annot(text_rect, fill=False, cross_out=False)
+    page.apply_redactions(
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
     for rect in rects:
         page.add_redact_annot(rect, fill=BLACK, cross_out=False)
     page.apply_redactions(
         images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
-        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        text=pymupdf.PDF_REDACT_TEXT_NONE,
     )
     shape = page.new_shape()
     for box, (rect, reasons) in _stamps(marks, rects).items():
         _stamp(page, shape, rect, box, " ".join(reasons))
     shape.commit()
+
+
+# A line of text: its box, and whether it runs along x (else along y; None: slanted).
+_Line = tuple[pymupdf.Rect, bool | None]
+
+
+def _text_lines(page: pymupdf.Page) -> list[_Line]:
+    lines: list[_Line] = []
+    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
+        for line in block.get("lines", ()):
+            cos, sin = line["dir"]
+            along_x: bool | None = None  # slanted: never narrowed
+            if abs(sin) < 0.01 or abs(cos) < 0.01:
+                along_x = abs(sin) < 0.01
+            lines.append((pymupdf.Rect(line["bbox"]), along_x))
+    return lines
+
+
+def _text_rect(rect: pymupdf.Rect, lines: Sequence[_Line]) -> pymupdf.Rect:
+    """The part of a box whose text the burn-in takes.
+
+    MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
+    box over one line of a tightly set page reaches a point or two into the lines above
+    and below, and would take their words too. A line is under a box when the box holds
+    its middle across the line, as the release gate judges it: the box is narrowed off
+    each line it only grazes, never past the middle of a line it holds (then the grazed
+    line goes too, as before). Glyphs no line accounts for go wherever the narrowed box
+    touches them."""
+    edges = [rect.x0, rect.y0, rect.x1, rect.y1]
+    held: list[tuple[int, float]] = []
+    for box, along_x in lines:
+        if along_x is None or not box.intersects(rect):
+            continue
+        axis = 1 if along_x else 0  # across the line: y for a line along x
+        low, high = box[axis], box[axis + 2]
+        middle = (low + high) / 2
+        if rect[axis] <= middle <= rect[axis + 2]:
+            held.append((axis, middle))
+        elif middle < rect[axis]:
+            edges[axis] = max(edges[axis], high + _CLEAR)
+        else:
+            edges[axis + 2] = min(edges[axis + 2], low - _CLEAR)
+    for axis, middle in held:
+        edges[axis] = min(edges[axis], middle)
+        edges[axis + 2] = max(edges[axis + 2], middle)
+    return pymupdf.Rect(*edges)
 
 
 def _stamps(

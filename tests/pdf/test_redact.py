@@ -7,7 +7,7 @@ import shutil
 import pymupdf
 import pytest
 
-from review.pdf.geometry import Box, display_rect, page_rect
+from review.pdf.geometry import Box, display_rect, normalize, page_rect
 from review.pdf.redact import RedactionMark, burn_in, render_page_png
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
@@ -152,6 +152,53 @@ def test_burn_in_keeps_unmarked_text_and_does_not_sanitize() -> None:
 
     assert "disclosure officer" in doc[0].get_text()
     assert doc.metadata["title"] == case.canary  # sanitize's job, not burn-in's
+
+
+def _words_after(pdf: bytes, rect: pymupdf.Rect) -> list[str]:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, rect), legal_reason="(b)(6)")
+    burned = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+    return [w[4] for w in burned.get_text("words") if w[4] != "(b)(6)"]
+
+
+@pytest.mark.parametrize("rotate", [0, 90])
+def test_a_box_over_a_word_on_tightly_set_lines_leaves_the_lines_above_and_below(
+    rotate: int,
+) -> None:
+    """12 pt lines 13.8 pt apart (a word processor's single spacing): a word's box,
+    which holds the line's leading, reaches into the lines above and below it. MuPDF
+    would take every glyph it touches there; the burn-in takes the word alone."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ("Minutes taken by the clerk", "Requester Thornton appealed", "Reviewed by the officer")
+    for n, text in enumerate(lines):
+        at = (72 + 13.8 * n, 300) if rotate else (72, 300 + 13.8 * n)
+        page.insert_text(at, text, fontsize=12, rotate=rotate)
+    words = page.get_text("words")
+    box = next(pymupdf.Rect(w[:4]) for w in words if w[4] == "Thornton")
+    assert len([w for w in words if pymupdf.Rect(w[:4]).intersects(box)]) > 3  # reaches out
+    pdf = doc.tobytes()
+
+    left = _words_after(pdf, box)
+
+    assert left == [w[4] for w in words if w[4] != "Thornton"]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+    assert verify(pdf, sanitize(burn_in(pdf, [mark])), [mark]).ok
+
+
+def test_a_box_holding_the_middle_of_a_line_takes_it_and_one_grazing_its_top_does_not() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((54, 100), "Minutes of the meeting held at the town hall", fontsize=14)
+    words = page.get_text("words")
+    line = pymupdf.Rect(words[0][:4]) | pymupdf.Rect(words[-1][:4])
+    pdf = doc.tobytes()
+
+    past_middle = _words_after(pdf, pymupdf.Rect(line.tl, (line.x1, line.y0 + 0.6 * line.height)))
+    grazing = _words_after(pdf, pymupdf.Rect(line.tl, (line.x1, line.y0 + 0.2 * line.height)))
+
+    assert past_middle == []
+    assert grazing == [w[4] for w in words]
 
 
 def test_a_form_asking_for_fresh_appearances_is_burned_as_the_reviewer_saw_it() -> None:

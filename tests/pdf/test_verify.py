@@ -501,13 +501,13 @@ def test_a_redacted_word_that_names_the_file_format_passes() -> None:
 
 
 def test_what_burn_in_leaves_of_a_word_beside_a_box_is_no_redacted_string() -> None:
-    """A box on the next line reaches into the end of "(changes": MuPDF cuts it to
-    "(chang", which is no occurrence of the redacted name "Chang"."""
+    """A box beside "(changes" reaches into its end: MuPDF cuts it to "(chang", which is
+    no occurrence of the redacted name "Chang"."""
     doc = _lines(["Requester Chang filed", "see (changes below", "and more"])
     page = doc[0]
     changes = _word_box(page, "(changes")
-    below_it = pymupdf.Rect(changes.x1 - 12, changes.y1 - 2.5, changes.x1 + 30, changes.y1 + 12)
-    marks = [_mark(page, _word_box(page, "Chang")), _mark(page, below_it)]
+    beside = pymupdf.Rect(changes.x1 - 12, changes.y0, changes.x1 + 30, changes.y1)
+    marks = [_mark(page, _word_box(page, "Chang")), _mark(page, beside)]
     pdf = doc.tobytes()
     output = _release(pdf, marks)
     assert "(chang" in [w[4].casefold() for w in _open(output)[0].get_text("words")]
