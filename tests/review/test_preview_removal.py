@@ -1,6 +1,7 @@
-"""The preview shows exactly what the burn-in removes: MuPDF takes away every glyph and
-every drawing a box touches, whole, so a box that clips the top of a line removes the
-line's full height; the preview marks that area, computed from the burn-in itself."""
+"""The preview shows exactly what the burn-in removes: every glyph of a line the box holds
+the middle of, whole, and every drawing the box touches, so a band across the middle of a
+line removes the line's full height; the preview marks that area, computed from the
+burn-in itself. A box that only grazes a line (its top fifth) leaves it."""
 
 import pymupdf
 import pytest
@@ -45,39 +46,53 @@ def _glyphs(pdf: bytes) -> list[tuple[str, pymupdf.Rect]]:
     ]
 
 
-def _sliver_over_the_line(pdf: bytes) -> Box:
-    """A box across the whole line that covers only its top fifth."""
+def _band_across_the_line(pdf: bytes, top: float, bottom: float) -> Box:
+    """A box across the whole line from `top` to `bottom`, fractions of its height."""
     line = _line_box(pdf)
     return Box(
         (line.x0 - 2) / 612,
-        (line.y0 - 2) / 792,
+        (line.y0 + line.height * top) / 792,
         (line.x1 + 2) / 612,
-        (line.y0 + line.height / 5) / 792,
+        (line.y0 + line.height * bottom) / 792,
     )
 
 
-def test_a_box_clipping_a_line_marks_the_whole_line_as_removed():
+def _band_over_the_middle(pdf: bytes) -> Box:
+    return _band_across_the_line(pdf, 0.35, 0.65)
+
+
+def test_a_box_over_the_middle_of_a_line_marks_the_whole_line_as_removed():
     pdf = _letter()
     line = _line_box(pdf)
-    sliver = _sliver_over_the_line(pdf)
+    band = _band_over_the_middle(pdf)
 
-    areas = removed_areas(pdf, [RedactionMark(page=0, box=sliver, legal_reason="(b)(6)")])
+    areas = removed_areas(pdf, [RedactionMark(page=0, box=band, legal_reason="(b)(6)")])
 
     text_areas = [box for _, box in areas if box.y1 * 792 < 150]
     assert len(text_areas) == 1
     (removed,) = text_areas
     assert removed.y0 * 792 == pytest.approx(line.y0, abs=0.5)  # the line's full height,
-    assert removed.y1 * 792 == pytest.approx(line.y1, abs=0.5)  # not the sliver's
+    assert removed.y1 * 792 == pytest.approx(line.y1, abs=0.5)  # not the band's
     assert removed.x0 * 612 == pytest.approx(line.x0, abs=0.5)
     assert removed.x1 * 612 == pytest.approx(line.x1, abs=0.5)
-    assert sliver.y1 < removed.y1
+    assert band.y1 < removed.y1
+
+
+def test_a_box_grazing_the_top_of_a_line_leaves_it_and_marks_nothing_on_it():
+    pdf = _letter()
+    sliver = _band_across_the_line(pdf, -0.1, 0.2)
+    marks = [RedactionMark(page=0, box=sliver, legal_reason="(b)(6)")]
+
+    assert [box for _, box in removed_areas(pdf, marks) if box.y1 * 792 < 150] == []
+    assert LINE in pymupdf.open(stream=burn_in(pdf, marks))[0].get_text()
 
 
 def test_the_marked_areas_are_exactly_what_the_burn_in_takes_away():
     pdf = _letter()
-    # The sliver, and a box that touches the rule below the text over a few points only.
+    # A band over the line's middle, and a box that touches the rule below the text over
+    # a few points only.
     marks = [
-        RedactionMark(page=0, box=_sliver_over_the_line(pdf), legal_reason="(b)(6)"),
+        RedactionMark(page=0, box=_band_over_the_middle(pdf), legal_reason="(b)(6)"),
         RedactionMark(page=0, box=Box(0.3, 198 / 792, 0.35, 199.6 / 792), legal_reason="(b)(6)"),
     ]
     burned = burn_in(pdf, marks)
@@ -108,7 +123,7 @@ def test_the_item_preview_carries_the_removed_areas_of_the_saved_version():
     reviewer = user_create("rita", role=REVIEWER)
     claim = claim_next(reviewer=reviewer)
     assert claim.item.state == ItemState.IN_REVIEW
-    pdf_box = _sliver_over_the_line(_letter())
+    pdf_box = _band_over_the_middle(_letter())
     proposal_revise(
         item_id=item.pk,
         claim_id=claim.pk,
