@@ -3,7 +3,9 @@
 `verify(original, output, marks)` reopens the output and checks it against the
 original. The redacted strings are recomputed here from the original (the words under
 each approved box), used in memory only, and never reported: a `Failure` carries a
-machine code, a page or object number and a count, nothing else.
+machine code, a page or object number and a count, nothing else. Where words lie
+against the boxes (under one, touching one, cut short by burn-in, hidden) is measured
+in `word_geometry.py`.
 
 Checks (codes):
 - `unreadable`, `page_count_changed`, `multiple_revisions` (exactly one %%EOF and one
@@ -49,13 +51,11 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf import syntax
-from review.pdf.geometry import page_rect
+from review.pdf.geometry import Quad, page_rect
 from review.pdf.hidden import analyse_page, clipped_textpage, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
+from review.pdf.word_geometry import Boxes, cut_short, missing, page_words
 
-# Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
-# the line, the overlap must exceed this many points.
-TOLERANCE_PT = 1.0
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
 # Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
@@ -81,24 +81,6 @@ class VerificationReport:
 
     def codes(self) -> set[str]:
         return {failure.code for failure in self.failures}
-
-
-# Plain (x0, y0, x1, y1) tuples: pymupdf.Rect construction dominated verify's profile.
-Quad = tuple[float, float, float, float]
-
-
-@dataclass
-class _PageWords:
-    words: list[tuple[Quad, str]]
-    # Most lines run down the unrotated page (text drawn to be read on a rotated page):
-    # "along the line" is then y.
-    vertical: bool = False
-    hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
-
-    def visible(self) -> Iterable[tuple[Quad, str]]:
-        for rect, text in self.words:
-            if not _mostly_hidden(rect, self.hidden, self.vertical):
-                yield rect, text
 
 
 def verify(original: bytes, output: bytes, marks: Sequence[RedactionMark]) -> VerificationReport:
@@ -132,18 +114,18 @@ def _check(
     for mark in marks:
         box = page_rect(src[mark.page], mark.box)
         per_page.setdefault(mark.page, []).append((box.x0, box.y0, box.x1, box.y1))
-    boxes = {page_no: _Boxes(quads) for page_no, quads in per_page.items()}
-    no_boxes = _Boxes([])
+    boxes = {page_no: Boxes(quads) for page_no, quads in per_page.items()}
+    no_boxes = Boxes([])
     stamps = {token for mark in marks for token in mark.legal_reason.split()}
 
     redacted: set[str] = set()
     spellings: set[str] = set()  # the redacted tokens as written, for the byte search
-    original_pages = [_page_words(clipped_textpage(page)) for page in src]
-    for page_no, page_words in enumerate(original_pages):
+    original_pages = [page_words(clipped_textpage(page)) for page in src]
+    for page_no, before in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
-        for rect, text in page_words.words:
+        for rect, text in before.words:
             token = _token(text)
-            if token and page_boxes.covers(rect, page_words.vertical):
+            if token and page_boxes.covers(rect, before.vertical):
                 redacted.add(token.casefold())
                 spellings.add(token)
     redacted -= {_token(raw).casefold() for raw in stamps}
@@ -153,14 +135,14 @@ def _check(
     # them the output still holds fails the gate as `unseen_content`.
     allowance: Counter[str] = Counter()
     if words is not None:
-        for page_no, page_words in enumerate(original_pages):
+        for page_no, before in enumerate(original_pages):
             page_boxes = boxes.get(page_no, no_boxes)
             allowance += _occurrences(
                 words,
                 (
                     text
-                    for rect, text in page_words.words
-                    if not page_boxes.covers(rect, page_words.vertical)
+                    for rect, text in before.words
+                    if not page_boxes.covers(rect, before.vertical)
                 ),
             )
     # Distinctive tokens may not occur at all, in the text or in the bytes; common ones
@@ -174,12 +156,12 @@ def _check(
     source_layered = functools.cache(lambda: layers_on(src))
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
-        page_words = _page_words(textpage)
+        after = page_words(textpage)
         page_boxes = boxes.get(page_no, no_boxes)
         under = sum(
             1
-            for rect, text in page_words.words
-            if page_boxes.covers(rect, page_words.vertical) and not _is_stamp(text, stamps)
+            for rect, text in after.words
+            if page_boxes.covers(rect, after.vertical) and not _is_stamp(text, stamps)
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
@@ -190,17 +172,17 @@ def _check(
             failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
         before = original_pages[page_no]
         if words is not None:
-            cut = _cut_short(page_words, before, page_boxes)
+            cut = cut_short(after, before, page_boxes)
             fragments.update(text for _, text in cut)
             occurrences = _occurrences(
-                words, (text for rect, text in page_words.words if (rect, text) not in cut)
+                words, (text for rect, text in after.words if (rect, text) not in cut)
             )
             hits = sum(count for token, count in occurrences.items() if token in distinctive)
             if hits:
                 failures.append(Failure("redacted_string_present", page=page_no, count=hits))
             found += occurrences
-        missing = _missing(before, page_words, page_boxes)
-        if missing > len(before.words) * COLLATERAL_TOLERANCE:
+        lost = missing(before, after, page_boxes)
+        if lost > len(before.words) * COLLATERAL_TOLERANCE:
             # Sanitize removes hidden content on purpose: it is no witness. Analysed
             # only here, where words are missing, as most pages hide nothing.
             layered_doc = source_layered()
@@ -208,9 +190,9 @@ def _check(
                 src[page_no], layered_doc[page_no] if layered_doc is not None else None
             )
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
-            missing = _missing(before, page_words, page_boxes)
-        if missing > len(before.words) * COLLATERAL_TOLERANCE:
-            failures.append(Failure("collateral_damage", page=page_no, count=missing))
+            lost = missing(before, after, page_boxes)
+        if lost > len(before.words) * COLLATERAL_TOLERANCE:
+            failures.append(Failure("collateral_damage", page=page_no, count=lost))
 
     over = sum(1 for token, allowed in allowance.items() if found[token] > allowed)
     if over:
@@ -336,6 +318,13 @@ def _occurrences(words: re.Pattern[str], texts: Iterable[str]) -> Counter[str]:
     return Counter(words.findall(" ".join(texts).casefold()))
 
 
+def _token(word: str) -> str:
+    """The word without surrounding punctuation, or "" when under 3 characters: short
+    tokens are checked by position only."""
+    token = word.strip(STRIP)
+    return token if len(token) >= MIN_TOKEN_LEN else ""
+
+
 def _is_stamp(word: str, stamps: set[str]) -> bool:
     """`word` is a legal-reason stamp, or several run together: two marks on one box
     print two stamps, which extract as one word ("(b)(6)(b)(6)")."""
@@ -405,129 +394,3 @@ def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
     if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
         return True
     return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program
-
-
-def _page_words(textpage: pymupdf.TextPage) -> _PageWords:
-    """The words a reader sees, wherever they lie (outside the crop box too): what a
-    clipping path cut away is `unseen_content`'s business."""
-    found = textpage.extractWORDS()
-    return _PageWords(words=[(w[:4], w[4]) for w in found], vertical=_runs_down(found))
-
-
-# One word of `TextPage.extractWORDS`: its box, text, and block, line and word numbers.
-_RawWord = tuple[float, float, float, float, str, int, int, int]
-
-
-def _runs_down(words: Sequence[_RawWord]) -> bool:
-    """Most lines of several words run down the page: each later word of a line votes
-    by the axis along which it lies from the line's first word."""
-    first: dict[tuple[int, int], tuple[float, float]] = {}
-    down = across = 0
-    for x0, y0, x1, y1, _, block, line, _ in words:
-        start = first.setdefault((block, line), (x0 + x1, y0 + y1))
-        if abs(y0 + y1 - start[1]) > abs(x0 + x1 - start[0]):
-            down += 1
-        elif (x0 + x1, y0 + y1) != start:
-            across += 1
-    return down > across
-
-
-def _missing(before: _PageWords, after: _PageWords, boxes: _Boxes) -> int:
-    expected = Counter(text for rect, text in before.visible() if not boxes.touch(rect))
-    present = Counter(text for _, text in after.words)
-    return sum((expected - present).values())
-
-
-def _token(word: str) -> str:
-    """The word without surrounding punctuation, or "" when under 3 characters: short
-    tokens are checked by position only."""
-    token = word.strip(STRIP)
-    return token if len(token) >= MIN_TOKEN_LEN else ""
-
-
-def _axes(rect: Quad, vertical: bool) -> Quad:
-    """`rect` as (start, end) along its line, then (start, end) across it."""
-    if vertical:
-        return rect[1], rect[3], rect[0], rect[2]
-    return rect[0], rect[2], rect[1], rect[3]
-
-
-class _Boxes:
-    """The approved boxes of one page. Plain loops with the cheapest test first: these
-    run once or twice for every word of the document."""
-
-    def __init__(self, quads: list[Quad]) -> None:
-        self.quads = quads
-
-    def covers(self, rect: Quad, vertical: bool) -> bool:
-        """The word is under some box: across its line the box holds the word's centre
-        (line boxes include the leading, so on tight lines a neighbour's reaches into the
-        box), and along it they overlap by more than the tolerance."""
-        start, end, top, bottom = _axes(rect, vertical)
-        centre = (top + bottom) / 2
-        for box in self.quads:
-            box_start, box_end, box_top, box_bottom = _axes(box, vertical)
-            if box_top <= centre <= box_bottom and (
-                min(end, box_end) - max(start, box_start) > TOLERANCE_PT
-            ):
-                return True
-        return False
-
-    def touch(self, rect: Quad) -> bool:
-        """`rect` comes within the tolerance of some box: not a collateral witness."""
-        for box in self.quads:
-            if (
-                rect[1] < box[3] + TOLERANCE_PT
-                and rect[3] > box[1] - TOLERANCE_PT
-                and rect[0] < box[2] + TOLERANCE_PT
-                and rect[2] > box[0] - TOLERANCE_PT
-            ):
-                return True
-        return False
-
-
-def _cut_short(after: _PageWords, before: _PageWords, boxes: _Boxes) -> set[tuple[Quad, str]]:
-    """The output words that are what burn-in left of an original word a box reached
-    into: MuPDF removes every glyph a box touches, so "(changes" beside a box can come out
-    as "(chang", and "VETERAN/CLAIMANT" half under one as "VETERAN/". Neither is an
-    occurrence of a redacted "Chang" or "Veteran": the reviewer saw both on the preview.
-    What is left under a box is `text_under_box`'s business."""
-    reached = [(rect, word) for rect, word in before.words if boxes.touch(rect)]
-    return {
-        (rect, text)
-        for rect, text in (after.words if reached else ())
-        if any(
-            text != word and text in word and _within(rect, original, TOLERANCE_PT)
-            for original, word in reached
-        )
-    }
-
-
-def _within(inner: Quad, outer: Quad, slack: float) -> bool:
-    return (
-        inner[0] >= outer[0] - slack
-        and inner[1] >= outer[1] - slack
-        and inner[2] <= outer[2] + slack
-        and inner[3] <= outer[3] + slack
-    )
-
-
-def _mostly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
-    """Hidden glyphs on the word's line cover at least half its length. Measured along
-    the line, not by area: an OCR layer's span boxes can be shorter or taller than the
-    words extracted from it. A box is on the line when one holds the other's centre."""
-    start, end, top, bottom = _axes(rect, vertical)
-    centre = (top + bottom) / 2
-    pieces = []
-    for box in hidden:
-        box_start, box_end, box_top, box_bottom = _axes(box, vertical)
-        if box_start >= end or box_end <= start:
-            continue
-        if top <= (box_top + box_bottom) / 2 <= bottom or box_top <= centre <= box_bottom:
-            pieces.append((max(start, box_start), min(end, box_end)))
-    covered, reached = 0.0, start
-    for piece_start, piece_end in sorted(pieces):  # their union: spans and glyphs overlap
-        if piece_end > reached:
-            covered += piece_end - max(piece_start, reached)
-            reached = piece_end
-    return covered > 0 and covered >= 0.5 * (end - start)

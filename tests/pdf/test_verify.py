@@ -9,7 +9,8 @@ import pymupdf
 from review.pdf.geometry import normalize, page_rect
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
-from review.pdf.verify import TOLERANCE_PT, verify
+from review.pdf.verify import verify
+from review.pdf.word_geometry import TOLERANCE_PT
 from testkit import leak_corpus
 
 

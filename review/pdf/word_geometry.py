@@ -1,0 +1,151 @@
+"""Where a page's words lie against the approved boxes: the geometry of the release gate.
+
+`verify.py` asks this module which words a box covers (`Boxes.covers`: across the line
+the box holds the word's centre, along it they overlap by more than `TOLERANCE_PT`),
+which it only touches, what burn-in cut short of a word a box reached into
+(`cut_short`), which words hidden glyphs hide (`PageWords.visible`), and how many
+visible words away from every box an output page lost (`missing`). Rectangles are plain
+(x0, y0, x1, y1) tuples in unrotated page space, as PyMuPDF reports words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from review.pdf.geometry import Quad, within
+
+# Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
+# the line, the overlap must exceed this many points.
+TOLERANCE_PT = 1.0
+
+
+@dataclass
+class PageWords:
+    words: list[tuple[Quad, str]]
+    # Most lines run down the unrotated page (text drawn to be read on a rotated page):
+    # "along the line" is then y.
+    vertical: bool = False
+    hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
+
+    def visible(self) -> Iterable[tuple[Quad, str]]:
+        for rect, text in self.words:
+            if not _mostly_hidden(rect, self.hidden, self.vertical):
+                yield rect, text
+
+
+def page_words(textpage: pymupdf.TextPage) -> PageWords:
+    """The words a reader sees, wherever they lie (outside the crop box too): what a
+    clipping path cut away is `unseen_content`'s business."""
+    found = textpage.extractWORDS()
+    return PageWords(words=[(w[:4], w[4]) for w in found], vertical=_runs_down(found))
+
+
+# One word of `TextPage.extractWORDS`: its box, text, and block, line and word numbers.
+_RawWord = tuple[float, float, float, float, str, int, int, int]
+
+
+def _runs_down(words: Sequence[_RawWord]) -> bool:
+    """Most lines of several words run down the page: each later word of a line votes
+    by the axis along which it lies from the line's first word."""
+    first: dict[tuple[int, int], tuple[float, float]] = {}
+    down = across = 0
+    for x0, y0, x1, y1, _, block, line, _ in words:
+        start = first.setdefault((block, line), (x0 + x1, y0 + y1))
+        if abs(y0 + y1 - start[1]) > abs(x0 + x1 - start[0]):
+            down += 1
+        elif (x0 + x1, y0 + y1) != start:
+            across += 1
+    return down > across
+
+
+def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:
+    expected = Counter(text for rect, text in before.visible() if not boxes.touch(rect))
+    present = Counter(text for _, text in after.words)
+    return sum((expected - present).values())
+
+
+def _axes(rect: Quad, vertical: bool) -> Quad:
+    """`rect` as (start, end) along its line, then (start, end) across it."""
+    if vertical:
+        return rect[1], rect[3], rect[0], rect[2]
+    return rect[0], rect[2], rect[1], rect[3]
+
+
+class Boxes:
+    """The approved boxes of one page. Plain loops with the cheapest test first: these
+    run once or twice for every word of the document."""
+
+    def __init__(self, quads: list[Quad]) -> None:
+        self.quads = quads
+
+    def covers(self, rect: Quad, vertical: bool) -> bool:
+        """The word is under some box: across its line the box holds the word's centre
+        (line boxes include the leading, so on tight lines a neighbour's reaches into the
+        box), and along it they overlap by more than the tolerance."""
+        start, end, top, bottom = _axes(rect, vertical)
+        centre = (top + bottom) / 2
+        for box in self.quads:
+            box_start, box_end, box_top, box_bottom = _axes(box, vertical)
+            if box_top <= centre <= box_bottom and (
+                min(end, box_end) - max(start, box_start) > TOLERANCE_PT
+            ):
+                return True
+        return False
+
+    def touch(self, rect: Quad) -> bool:
+        """`rect` comes within the tolerance of some box: not a collateral witness."""
+        for box in self.quads:
+            if (
+                rect[1] < box[3] + TOLERANCE_PT
+                and rect[3] > box[1] - TOLERANCE_PT
+                and rect[0] < box[2] + TOLERANCE_PT
+                and rect[2] > box[0] - TOLERANCE_PT
+            ):
+                return True
+        return False
+
+
+def cut_short(after: PageWords, before: PageWords, boxes: Boxes) -> set[tuple[Quad, str]]:
+    """The output words that are what burn-in left of an original word a box reached
+    into: MuPDF removes every glyph a box touches, so "(changes" beside a box can come out
+    as "(chang", and "VETERAN/CLAIMANT" half under one as "VETERAN/". Neither is an
+    occurrence of a redacted "Chang" or "Veteran": the reviewer saw both on the preview.
+    What is left under a box is `text_under_box`'s business."""
+    reached = [(rect, word) for rect, word in before.words if boxes.touch(rect)]
+    return {
+        (rect, text)
+        for rect, text in (after.words if reached else ())
+        if any(
+            text != word and text in word and within(rect, _grown(original, TOLERANCE_PT))
+            for original, word in reached
+        )
+    }
+
+
+def _grown(rect: Quad, by: float) -> Quad:
+    return (rect[0] - by, rect[1] - by, rect[2] + by, rect[3] + by)
+
+
+def _mostly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
+    """Hidden glyphs on the word's line cover at least half its length. Measured along
+    the line, not by area: an OCR layer's span boxes can be shorter or taller than the
+    words extracted from it. A box is on the line when one holds the other's centre."""
+    start, end, top, bottom = _axes(rect, vertical)
+    centre = (top + bottom) / 2
+    pieces = []
+    for box in hidden:
+        box_start, box_end, box_top, box_bottom = _axes(box, vertical)
+        if box_start >= end or box_end <= start:
+            continue
+        if top <= (box_top + box_bottom) / 2 <= bottom or box_top <= centre <= box_bottom:
+            pieces.append((max(start, box_start), min(end, box_end)))
+    covered, reached = 0.0, start
+    for piece_start, piece_end in sorted(pieces):  # their union: spans and glyphs overlap
+        if piece_end > reached:
+            covered += piece_end - max(piece_start, reached)
+            reached = piece_end
+    return covered > 0 and covered >= 0.5 * (end - start)
