@@ -1,4 +1,6 @@
-"""Reviewer pages. Each view parses input, calls one service or selector, renders."""
+"""The reviewer's workbench: the queue, claiming, the item page and its page images, and
+the decisions, heartbeat, release, approval and escalation it sends. Each view parses
+input, calls one service or selector, renders."""
 
 from __future__ import annotations
 
@@ -10,18 +12,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
-from intake.models import Document, Submission
 from intake.selectors import exemption_catalogue, exemption_titles
 from review import health, selectors
-from review.downloads import pdf_attachment, redaction_log_attachment
 from review.errors import ClaimLost, InvalidDecision, OutputDisposed, UnrenderableDocument
 from review.models import Claim, Queue, ReviewItem
 from review.pdf.geometry import ShownBox, boxes_from_shown
@@ -35,28 +34,10 @@ from review.services.decisions import (
     item_escalate,
     proposal_revise,
 )
-from review.services.release import artifact_download, item_approve
+from review.services.release import item_approve
 from review.services.rendering import document_check_quarantine, page_image_render
 from review.services.retention import original_disposed_check
-
-
-class AuthenticatedRequest(HttpRequest):
-    """A request behind `login_required`: its user is a real user."""
-
-    user: User
-
-
-NO_STORE = {
-    "Cache-Control": "no-store, private",
-    "Pragma": "no-cache",
-    "X-Content-Type-Options": "nosniff",
-}
-
-
-def _no_store(response: HttpResponse) -> HttpResponse:
-    for header, value in NO_STORE.items():
-        response[header] = value
-    return response
+from review.views.shared import AuthenticatedRequest, no_store
 
 
 @login_required
@@ -66,7 +47,7 @@ def queue(request: AuthenticatedRequest) -> HttpResponse:
         "items": selectors.queue_items(user=request.user),
         "sees_holds": selectors.sees_holds(request.user),
     }
-    return _no_store(render(request, "review/queue.html", context))
+    return no_store(render(request, "review/queue.html", context))
 
 
 @login_required
@@ -136,12 +117,12 @@ def _moved_aside(
     if answer == "image":
         lines = ["This page cannot be shown.", "The document was moved aside for compliance;"]
         png = notice_png([*lines, "your claim on it is free. Claim next for other work."])
-        return _no_store(HttpResponse(png, status=error.status, content_type="image/png"))
+        return no_store(HttpResponse(png, status=error.status, content_type="image/png"))
     if answer == "json":
         body = {"code": error.code, "message": str(error), "reload": reverse("review:queue")}
-        return _no_store(JsonResponse(body, status=error.status))
+        return no_store(JsonResponse(body, status=error.status))
     context = {"item_id": error.item_id, "message": str(error)}
-    return _no_store(render(request, "review/moved_aside.html", context, status=error.status))
+    return no_store(render(request, "review/moved_aside.html", context, status=error.status))
 
 
 @login_required
@@ -149,12 +130,12 @@ def _moved_aside(
 def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
-        return _no_store(render(request, "review/not_yours.html", {"item_id": item_id}, status=403))
+        return no_store(render(request, "review/not_yours.html", {"item_id": item_id}, status=403))
     try:
         original_disposed_check(item.document)
     except OutputDisposed as gone:
         context = {"item_id": item_id, "message": str(gone)}
-        return _no_store(render(request, "review/disposed.html", context, status=410))
+        return no_store(render(request, "review/disposed.html", context, status=410))
     view_model = selectors.review_view_model(item=item)
     jurisdiction = item.document.submission.jurisdiction
     context = {
@@ -199,7 +180,7 @@ def item(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             "removed": selectors.preview_removed(view_model["proposal"]),
         },
     }
-    return _no_store(render(request, "review/item.html", context))
+    return no_store(render(request, "review/item.html", context))
 
 
 # Page images come in three sizes: a thumbnail (about 200 px wide for a letter page), the
@@ -213,13 +194,13 @@ PAGE_IMAGE_DPI = {"thumb": 24, "": 100, "large": 200}
 def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpResponse:
     item, claim = _item_for(request, item_id)
     if claim is None and not selectors.sees_holds(request.user):
-        return _no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
+        return no_store(HttpResponse("Not your item.", status=403, content_type="text/plain"))
     if not 0 <= page < item.document.page_count:
-        return _no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
+        return no_store(HttpResponse("No such page.", status=404, content_type="text/plain"))
     try:
         original_disposed_check(item.document)
     except OutputDisposed as gone:
-        return _no_store(HttpResponse(str(gone), status=410, content_type="text/plain"))
+        return no_store(HttpResponse(str(gone), status=410, content_type="text/plain"))
     png = page_image_render(
         viewer=request.user,
         item=item,
@@ -227,7 +208,7 @@ def page_image(request: AuthenticatedRequest, item_id: int, page: int) -> HttpRe
         preview=request.GET.get("preview") == "1",
         dpi=PAGE_IMAGE_DPI.get(request.GET.get("size", ""), PAGE_IMAGE_DPI[""]),
     )
-    return _no_store(HttpResponse(png, content_type="image/png"))
+    return no_store(HttpResponse(png, content_type="image/png"))
 
 
 def _json_error(error: DomainError) -> JsonResponse:
@@ -293,20 +274,18 @@ def decisions(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
             added=_parse_new_marks(item, body.get("added", [])),
         )
     except DomainError as error:
-        return _no_store(_json_error(error))
+        return no_store(_json_error(error))
     except RequestDataTooBig:
         message = (
             f"the decisions are over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes; "
             "nothing was saved: save them in smaller batches"
         )
-        return _no_store(
-            JsonResponse({"code": "request_too_large", "message": message}, status=413)
-        )
+        return no_store(JsonResponse({"code": "request_too_large", "message": message}, status=413))
     except (ValueError, KeyError, TypeError, AttributeError):
-        return _no_store(
+        return no_store(
             JsonResponse({"code": "invalid_request", "message": "malformed request"}, status=400)
         )
-    return _no_store(
+    return no_store(
         JsonResponse(
             {
                 "version": proposal.version,
@@ -329,21 +308,21 @@ def heartbeat(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         # The lease ran out: say whether the page may claim the item again.
         lost = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
         free = selectors.item_free_to_claim(item=lost, user=request.user)
-        return _no_store(
+        return no_store(
             JsonResponse(
                 {"code": error.code, "message": str(error), "claim_again": free}, status=409
             )
         )
     except DomainError as error:
-        return _no_store(_json_error(error))
+        return no_store(_json_error(error))
     except (KeyError, ValueError):
-        return _no_store(
+        return no_store(
             JsonResponse({"code": "invalid_request", "message": "claim_id required"}, status=400)
         )
     # The heartbeat also tells the open page about a hold placed since it loaded.
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     hold = selectors.hold_shown(item, selectors.active_legal_hold(item.document) is not None)
-    return _no_store(JsonResponse({"expires_at": expires_at.isoformat(), "hold": hold}))
+    return no_store(JsonResponse({"expires_at": expires_at.isoformat(), "hold": hold}))
 
 
 @login_required
@@ -354,10 +333,10 @@ def claim_again(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
     try:
         claim = claim_item(item_id=item_id, reviewer=request.user)
     except DomainError as error:
-        return _no_store(_json_error(error))
+        return no_store(_json_error(error))
     item = get_object_or_404(ReviewItem.objects.select_related("document"), pk=item_id)
     proposal = selectors.latest_proposal(item.document)
-    return _no_store(
+    return no_store(
         JsonResponse(
             {
                 "claim_id": claim.pk,
@@ -442,81 +421,3 @@ def escalate(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
         ),
         f"Item {item_id} escalated.",
     )
-
-
-def _compliance_document(request: AuthenticatedRequest, document_id: str) -> Document | None:
-    if not selectors.sees_holds(request.user):
-        return None
-    return Document.objects.filter(pk=document_id).first()
-
-
-@login_required
-def document_output(request: AuthenticatedRequest, document_id: str) -> HttpResponse:
-    """Compliance officers' download of the signed output (refused under hold, audited)."""
-    document = _compliance_document(request, document_id)
-    if document is None:
-        return _no_store(HttpResponse("Not found.", status=404, content_type="text/plain"))
-    try:
-        artifact, data = artifact_download(document=document, actor=request.user)
-    except DomainError as error:
-        return _no_store(HttpResponse(str(error), status=error.status, content_type="text/plain"))
-    return pdf_attachment(data, artifact)
-
-
-@login_required
-def document_redaction_log(request: AuthenticatedRequest, document_id: str) -> HttpResponse:
-    document = _compliance_document(request, document_id)
-    rows = selectors.redaction_log(document) if document else None
-    if rows is None:
-        return _no_store(
-            HttpResponse("No approved redactions.", status=404, content_type="text/plain")
-        )
-    return redaction_log_attachment(rows, document)
-
-
-def _compliance_only(request: AuthenticatedRequest) -> HttpResponse | None:
-    if selectors.sees_holds(request.user):
-        return None
-    return _no_store(
-        HttpResponse("Compliance officers only.", status=403, content_type="text/plain")
-    )
-
-
-@login_required
-def ops_runs(request: AuthenticatedRequest) -> HttpResponse:
-    if refused := _compliance_only(request):
-        return refused
-    return _no_store(render(request, "ops/runs.html", {"runs": health.run_health()}))
-
-
-@login_required
-def ops_run(request: AuthenticatedRequest, submission_id: str) -> HttpResponse:
-    if refused := _compliance_only(request):
-        return refused
-    submission = get_object_or_404(Submission, pk=submission_id)
-    (run,) = health.run_health(submissions=Submission.objects.filter(pk=submission.pk))
-    items = (
-        ReviewItem.objects.filter(document__submission=submission)
-        .select_related("document")
-        .order_by("id")
-    )
-    context = {
-        "run": run,
-        "items": items,
-        "flags": health.consistency_flags(submission_id=submission.pk),
-    }
-    return _no_store(render(request, "ops/run.html", context))
-
-
-@login_required
-def ops_item_timeline(request: AuthenticatedRequest, item_id: int) -> HttpResponse:
-    if refused := _compliance_only(request):
-        return refused
-    item = get_object_or_404(ReviewItem.objects.select_related("document__submission"), pk=item_id)
-    # A failure, retry or dead letter says why, in words.
-    events = [
-        (event, selectors.failure_explained(str((event.extra or {}).get("reason", ""))))
-        for event in health.item_timeline(item)
-    ]
-    context = {"item": item, "events": events}
-    return _no_store(render(request, "ops/timeline.html", context))
