@@ -204,6 +204,21 @@ def test_number_that_is_no_phone_is_not_marked(line: str) -> None:
     assert "phone" not in categories_found([line])
 
 
+def test_phone_plans_stay_compiled_however_many_other_patterns_are_compiled() -> None:
+    """Given detection's phone matcher loaded, when more patterns than `re`'s cache
+    holds are compiled in between, then a plan's pattern is still the one compiled
+    before: phonenumbers keeps its own (else it recompiles per candidate)."""
+    import phonenumbers.re_util
+
+    from review.pdf import nlp  # noqa: F401 - loading detection enables the cache
+
+    plan = r"(?:[2-9]\d{2})[2-9]\d{6}"
+    first = phonenumbers.re_util.re_compile(plan)
+    for n in range(re._MAXCACHE + 10):  # type: ignore[attr-defined]
+        re.compile(f"unrelated-{n}")
+    assert phonenumbers.re_util.re_compile(plan) is first
+
+
 def test_a_possible_number_after_a_phone_label_is_proposed_weakly_with_a_reason() -> None:
     result = detect(simple_pdf(["Dial 555-0143 internally"]), policy())
 
