@@ -1,23 +1,30 @@
 """Every occurrence of a named entity (Django-free): a name, place or organisation the
 language model found once, in this document or in another of the submission, is
 proposed wherever it is written, in the forms people write it (possessive, any case,
-the surname after a title, "J. Doe" for "Jane Doe" where no one else is "J. Doe"), and
-all its places form one group the reviewer decides with one key."""
+the surname after a title, surname first ("DOE, JANE"), "J. Doe" for "Jane Doe" where
+no one else is "J. Doe", the surname alone where it is no one else's: "Thompson said",
+"Patel's"), and all its places form one group the reviewer decides with one key."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
-from review.pdf.patterns import NER_CATEGORIES, PERSON, Hit, squash
+from review.pdf.patterns import LOCATION, NER_CATEGORIES, ORGANIZATION, PERSON, Hit, squash
 
 _TITLES = (
     r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
     r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
 )
 _POSSESSIVE = r"(?:['’]s)?"
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+# A surname alone stands for its person from this length on: shorter ones ("Doe", "Li")
+# are too often other words or other people; a title still ties them ("Ms. Doe").
+_LONE_SURNAME_LEN = 4
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # letters: "o'neill", "smith-jones"
 
 
 @dataclass(frozen=True)
@@ -62,17 +69,63 @@ def _entities(
             and sum(_initial_form(f) == _initial_form(e) and f is not e for f in full) == 1
         )
     ]
+    # A lone surname the model found (as a person, or misread as an organisation) is
+    # that person written shortly: one entity too.
+    surnames = _lone_surnames(kept)
+    kept = [
+        e
+        for e in kept
+        if not (
+            e.category in (PERSON, ORGANIZATION)
+            and len(e.tokens) == 1
+            and _bare(e.tokens[0]) in surnames
+        )
+    ]
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
+
+
+def _bare(word: str) -> str:
+    """A word without its possessive, case folded: "Patel's" is "patel"."""
+    return _POSSESSIVE_END.sub("", word).casefold()
+
+
+def _lone_surnames(entities: Iterable[_Entity]) -> dict[str, _Entity]:
+    """Surnames that, written alone, name one person: the last word of exactly one
+    person's name of two words or more, long enough, and no place's name ("London" of
+    "Jack London" may be the city)."""
+    people: dict[str, set[str]] = {}
+    places = set()
+    named: dict[str, _Entity] = {}
+    for e in entities:
+        if e.category == PERSON and len(e.tokens) >= 2:
+            surname = _bare(e.tokens[-1])
+            people.setdefault(surname, set()).add(e.key)
+            named[e.key] = e
+        elif e.category == LOCATION and len(e.tokens) == 1:
+            places.add(_bare(e.tokens[0]))
+    return {
+        surname: named[next(iter(keys))]
+        for surname, keys in people.items()
+        if len(keys) == 1
+        and len(surname) >= _LONE_SURNAME_LEN
+        and _WORD.fullmatch(surname) is not None
+        and surname not in places
+    }
 
 
 def _initial_form(e: _Entity) -> str:
     return f"{e.tokens[0][0]}.{e.tokens[-1]}".casefold()
 
 
-def _entity_patterns(entities: list[_Entity]) -> list[tuple[_Entity, re.Pattern[str]]]:
+def _entity_patterns(
+    entities: list[_Entity], surnames: dict[str, _Entity]
+) -> list[tuple[_Entity, re.Pattern[str]]]:
     """Each entity's written forms: the whole name in any case, possessive allowed;
-    for a person also the surname after a title ("Ms. Doe") and the initial with the
-    surname ("J. Doe") where no other person shares that initial and surname."""
+    for a person also the surname after a title ("Ms. Doe"), the name surname first
+    ("Doe, Jane", as records and file headers write it), the initial with the
+    surname ("J. Doe") where no other person shares that initial and surname, and the
+    surname alone as written or in capitals where it is one of `surnames` (a lower-case
+    "young" is a word, not Ms. Young)."""
     initials: dict[str, set[str]] = {}
     for e in entities:
         if e.category == PERSON and len(e.tokens) >= 2:
@@ -86,9 +139,14 @@ def _entity_patterns(entities: list[_Entity]) -> list[tuple[_Entity, re.Pattern[
         if e.category == PERSON and len(e.tokens) >= 2:
             surname = re.escape(e.tokens[-1])
             forms.append(rf"(?<![\w-])(?:{_TITLES})\.?{gap}({surname}){_POSSESSIVE}(?![\w-])")
+            given = re.escape(e.tokens[0])
+            forms.append(rf"(?<![\w-])({surname},{gap}{given})(?![\w-])")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])
                 forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}(?![\w-])")
+            if surnames.get(_bare(e.tokens[-1])) is e:
+                alone = f"{surname}|{re.escape(e.tokens[-1].upper())}"
+                forms.append(rf"(?<![\w-])((?-i:{alone})){_POSSESSIVE}(?![\w-])")
         patterns.append((e, re.compile("|".join(forms), flags)))
     return patterns
 
@@ -104,11 +162,21 @@ def every_occurrence(
     groups: dict[int, str] = {}
     if not entities:
         return entities, [], groups
+    surnames = _lone_surnames(entities)
+    pages = {index: page_text for index, page_text, _ in texts}
     by_page: dict[int, list[Found]] = {}
     for f in found:
+        if (
+            f.hit.category == ORGANIZATION
+            and f.source in (SOURCE_TEXT, SOURCE_OCR)
+            and _bare(pages[f.page].text[f.hit.start : f.hit.end]) in surnames
+        ):
+            # The small model reads a surname alone as an organisation ("Thompson
+            # noted"): it is the person it is the surname of.
+            f.hit = replace(f.hit, category=PERSON, detector=f.hit.detector + ">surname")
         by_page.setdefault(f.page, []).append(f)
     added: list[Found] = []
-    for entity, pattern in _entity_patterns(entities):
+    for entity, pattern in _entity_patterns(entities, surnames):
         group = "e" + policy.text_hash(f"{entity.category}|{entity.key}")[:15]
         for index, page_text, source in texts:
             for m in pattern.finditer(page_text.text):

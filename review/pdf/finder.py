@@ -198,6 +198,8 @@ class Finder:
                 return None
             value = "\n".join(lines[:kept]).rstrip(" ,;")
             end = start + len(value)
+        if not any(c.isalpha() for c in value):
+            return None  # the small model calls a date or a number a place now and then
         detector = "spacy." + found.category
         # The small model calls "SSN 099666655" an organisation: a place or an
         # organisation never outweighs a validated pattern lying inside it.
@@ -210,15 +212,27 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
 
     Two hits of one category that overlap are one finding (NANP and E.164 both see
     "+1 202 555 0143"); a hit lying inside a stronger hit of another category is the
-    weaker reading of the same characters (an account number that is an SSN).
+    weaker reading of the same characters (an account number that is an SSN). A weaker
+    name, place or organisation that holds a stronger one of its category whole reads
+    more of it and takes its place: the title cue sees "Dr. Chen" where the model reads
+    "Chen\nKaren Williams", and dropping the longer reading would leave "Karen Williams"
+    unproposed.
     """
     ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
     kept: list[Hit] = []
     for hit in ordered:
         clash = False
-        for other in kept:
+        for index, other in enumerate(kept):
             if other.category == hit.category:
                 clash = hit.start < other.end and other.start < hit.end
+                if (
+                    clash
+                    and hit.category in NER_CATEGORIES
+                    and hit.start <= other.start
+                    and other.end <= hit.end
+                    and hit.end - hit.start > other.end - other.start
+                ):
+                    kept[index] = hit
             else:
                 clash = other.start <= hit.start and hit.end <= other.end
             if clash:

@@ -39,7 +39,7 @@ def texts_by_group(pdf: bytes, result: DetectionResult, category: str) -> dict[s
 LETTER_LINES = [
     "The complainant, Jane Doe, wrote to the Housing Authority in March.",
     "Ms. Doe's letter was answered by Dr. Hans Mueller of the records office.",
-    "JANE DOE signed the form; J. Doe initialled every page.",
+    "JANE DOE signed the form; J. Doe initialled every page. File: DOE, JANE.",
 ]
 LETTER = simple_pdf(LETTER_LINES)
 
@@ -49,7 +49,7 @@ def test_a_name_is_proposed_at_every_written_form_as_one_group() -> None:
 
     groups = texts_by_group(LETTER, result, "person")
     jane = next(texts for texts in groups.values() if "Jane Doe" in texts)
-    assert sorted(jane) == ["Doe", "J. Doe", "JANE DOE", "Jane Doe"]
+    assert sorted(jane) == ["DOE, JANE", "Doe", "J. Doe", "JANE DOE", "Jane Doe"]
     assert any("Mueller" in " ".join(texts) for texts in groups.values())
     assert not any("Housing" in " ".join(texts) for texts in groups.values())
 
@@ -84,6 +84,110 @@ def test_a_name_known_from_another_document_is_proposed_here_in_its_group() -> N
     group_here = {m.group for m in here.marks if m.category == "person"}
     group_there = {m.group for m in there.marks if m.category == "person"}
     assert group_there <= group_here  # the same entity, the same group, in both documents
+
+
+REPORT_LINES = [
+    "On March 3, Officer Daniel Thompson interviewed the complainant, Aisha Patel, at her",
+    "home. Thompson noted that Patel's neighbour had called twice. THOMPSON signed it.",
+    "The case worker, Tomasz Kowalski, said Kowalski's report was filed on 4/5/2023.",
+]
+
+
+def group_of(groups: dict[str, list[str]], name: str) -> list[str]:
+    return next(texts for texts in groups.values() if name in texts)
+
+
+def test_a_surname_written_alone_is_proposed_in_its_persons_group() -> None:
+    pdf = simple_pdf(REPORT_LINES)
+
+    result = detect(pdf, full())
+
+    people = texts_by_group(pdf, result, "person")
+    assert sorted(group_of(people, "Daniel Thompson")) == [
+        "Daniel Thompson",
+        "THOMPSON",
+        "Thompson",
+    ]
+    assert sorted(group_of(people, "Aisha Patel")) == ["Aisha Patel", "Patel"]
+    assert sorted(group_of(people, "Tomasz Kowalski")) == ["Kowalski", "Tomasz Kowalski"]
+    # The model's misreading of a lone surname as an organisation is not proposed twice.
+    assert not texts_by_group(pdf, result, "organization")
+
+
+def test_a_surname_alone_in_another_document_is_proposed_in_the_persons_group() -> None:
+    first = simple_pdf(["The complainant, Aisha Patel, wrote to the authority."])
+    second = simple_pdf(["The reply to Patel was sent on Monday by the records office."])
+    known = detect(first, full()).entities
+
+    here, there = detect(second, full(known_entities=known)), detect(first, full())
+
+    (patel,) = [m for m in here.marks if m.category == "person"]
+    assert patel.group in {m.group for m in there.marks if m.category == "person"}
+
+
+def test_a_name_the_model_reads_on_from_a_titled_name_on_the_line_above_is_proposed() -> None:
+    """The title cue reads "Dr. Chen"; the model reads "Chen" and the next line's
+    "Karen Williams" as one name. The longer reading is kept, so Karen is proposed."""
+    pdf = simple_pdf(
+        [
+            "Patient: WILLIAMS, KAREN   MRN: 00482913   Attending: Dr. Chen",
+            "Karen Williams was discharged. Williams' follow-up is scheduled.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert {"Karen Williams", "WILLIAMS", "Williams'"} <= set(group_of(people, "Chen"))
+
+
+def test_a_surname_two_people_share_alone_is_grouped_with_neither() -> None:
+    pdf = simple_pdf(
+        [
+            "Aisha Patel and her brother Ravi Patel attended the hearing.",
+            "Patel asked for an adjournment.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert group_of(people, "Aisha Patel") == ["Aisha Patel"]
+    assert group_of(people, "Ravi Patel") == ["Ravi Patel"]
+
+
+def test_a_surname_that_is_a_word_is_proposed_only_as_a_name_is_written() -> None:
+    pdf = simple_pdf(
+        [
+            "The witness, Emma Young, spoke to the officer at the scene.",
+            "Many young people were present; Young left at nine.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(people, "Emma Young")) == ["Emma Young", "Young"]
+
+
+def test_a_place_named_like_a_person_is_not_taken_for_them() -> None:
+    pdf = simple_pdf(
+        [
+            "The author Jack London wrote to the council from Paris.",
+            "The council then moved its offices to London in May.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert group_of(people, "Jack London") == ["Jack London"]
+
+
+def test_a_date_is_never_proposed_as_a_place_or_an_organisation() -> None:
+    pdf = simple_pdf(REPORT_LINES)
+
+    result = detect(pdf, full())
+
+    for category in ("location", "organization"):
+        texts = [t for group in texts_by_group(pdf, result, category).values() for t in group]
+        assert not [t for t in texts if not any(c.isalpha() for c in t)]
 
 
 def test_pattern_only_mode_finds_no_names() -> None:
