@@ -180,6 +180,38 @@ def test_a_place_named_like_a_person_is_not_taken_for_them() -> None:
     assert group_of(people, "Jack London") == ["Jack London"]
 
 
+def test_a_signature_under_a_valediction_is_proposed_as_a_name() -> None:
+    pdf = simple_pdf(
+        ["Please tell us if anything in it is wrong.", "Yours sincerely,", "Guy Fleury"]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert ["Guy Fleury"] in people.values()
+
+
+def test_a_name_beside_its_part_in_the_case_is_proposed_and_a_company_is_not() -> None:
+    pdf = simple_pdf(
+        [
+            "The employer, Isa Montoya Cerro S.L., confirmed that it holds payroll records.",
+            "A neighbour, Araceli Canet Calvo, of Avenida Cristina 18, gave a statement.",
+        ]
+    )
+
+    texts = {
+        t for group in texts_by_group(pdf, detect(pdf, full()), "person").values() for t in group
+    }
+
+    assert "Araceli Canet Calvo" in texts
+    assert not [t for t in texts if "Montoya" in t]
+
+
+def test_a_team_signing_a_letter_is_not_a_name() -> None:
+    pdf = simple_pdf(["We enclose the records you asked for.", "Regards,", "The Records Team"])
+
+    assert not texts_by_group(pdf, detect(pdf, full()), "person")
+
+
 def test_a_date_is_never_proposed_as_a_place_or_an_organisation() -> None:
     pdf = simple_pdf(REPORT_LINES)
 
