@@ -15,7 +15,9 @@ from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
+    EMAIL,
     LOCATION,
+    NAME_WORD,
     NER_CATEGORIES,
     ORGANIZATION,
     PATTERN_CATEGORIES,
@@ -89,7 +91,8 @@ class Finder:
         # is still one value to the phone matcher and the language model.
         flowing = text.replace("\n", " ")
         self._text = text
-        if self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES):
+        analyzed = self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES)
+        if analyzed:
             found = nlp.analyze(
                 flowing,
                 pipeline=self.policy.nlp_pipeline,
@@ -102,9 +105,14 @@ class Finder:
                 nlp.Found(h.category, h.start, h.end, h.confidence, h.detector, h)
                 for *_, h in self._project_hits(text)
             ]
-            if PHONE in self.floors:
-                claimed = [(f.start, f.end) for f in found]  # read already, phones too
-                found.extend(nlp.phones(flowing, self.policy.phone_regions, claimed))
+        if PHONE in self.floors:
+            # Phones the project's detectors have not read; in full mode the analyzer
+            # read the flowing text already, and only a number it ran into the next
+            # table cell is left to read.
+            claimed = [(f.start, f.end) for f in found]  # read already, phones too
+            found.extend(
+                nlp.phones(text, self.policy.phone_regions, claimed, lines_apart_only=analyzed)
+            )
         if PHONE in self.floors:
             # A number already read as a phone after its label wins over the weak
             # reading anyway: no need to look again.
@@ -134,6 +142,8 @@ class Finder:
             if h.category not in (LOCATION, ORGANIZATION)
             or not any(v.start < h.end + 3 and h.start < v.end for v in values)
         ]
+        if PERSON in self.floors:
+            hits.extend(_contact_names(text, hits))
         if self.search is not None:
             hits.extend(
                 Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", squash(m[0]))
@@ -205,6 +215,29 @@ class Finder:
         # organisation never outweighs a validated pattern lying inside it.
         score = found.score if found.category == PERSON else min(found.score, 0.6)
         return Hit(found.category, start, end, round(score, 4), detector, squash(value))
+
+
+# A line holding a name and nothing else.
+_NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NAME_WORD}){{1,3}})[ ,]*")
+
+
+def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
+    """A line that is only a name, right above a line that opens with a phone number or
+    an e-mail address: a contact list, a signature block or a table's row ("June Morris"
+    over "(0115) 4960487"), where the model, with no sentence around it, misses the name."""
+    people = [h for h in hits if h.category == PERSON]
+    for contact in [h for h in hits if h.category in (PHONE, EMAIL)]:
+        line_start = text.rfind("\n", 0, contact.start) + 1
+        if line_start < 2 or text[line_start : contact.start].strip(" (+"):
+            continue  # the first line, or the number does not open its line
+        above = text.rfind("\n", 0, line_start - 1) + 1
+        line = _NAME_LINE.fullmatch(text, above, line_start - 1)
+        if line is None or not plausible_name(line[1]):
+            continue
+        start, end = line.span(1)
+        if not any(p.start < end and start < p.end for p in people):
+            people.append(Hit(PERSON, start, end, 0.7, "cue.contact_name", squash(line[1])))
+            yield people[-1]
 
 
 def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:

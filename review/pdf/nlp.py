@@ -22,7 +22,7 @@ import functools
 import importlib.metadata
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 # Presidio logs its device at import and each recogniser it loads, per call: noise,
@@ -202,27 +202,60 @@ def _too_short(candidate: str, regions: tuple[str, ...]) -> bool:
 
 
 def phones(
-    text: str, regions: tuple[str, ...], claimed: Sequence[tuple[int, int]] = ()
+    text: str,
+    regions: tuple[str, ...],
+    claimed: Sequence[tuple[int, int]] = (),
+    *,
+    lines_apart_only: bool = False,
 ) -> list[Found]:
-    """Phone numbers as written in `regions` (pattern-only mode: no language model),
-    outside the `claimed` spans that the project's detectors already read (an SSN, a
-    card, a North American number)."""
+    """Phone numbers as written in `regions` (no language model needed), outside the
+    `claimed` spans that other detectors already read (an SSN, a card, a North American
+    number). Line breaks read as spaces, so a number wrapped onto the next line is one
+    number; where that runs a number into the next table cell ("05 59 96 09 02" and "13
+    December 2021"), the lines it spans are read apart too. `lines_apart_only` reads
+    only those, for a caller whose analyzer read the flowing text already."""
     if not regions:
         return []
     recognizer = phone_recognizer(regions)
+    flowing = text.replace("\n", " ")
     found = []
-    for candidate in _PHONE_CANDIDATE.finditer(text):
+    for candidate in _PHONE_CANDIDATE.finditer(flowing):
         start, end = candidate.span()
         if any(a < end and start < b for a, b in claimed):
             continue
-        if _too_short(candidate[0], regions):
-            continue  # phonenumbers costs about 0.1 ms a candidate
-        results = recognizer.analyze(candidate[0], [PHONE_ENTITY], None)  # type: ignore[arg-type]
-        for result in results:
-            result.start += start
-            result.end += start
-            found.append(_found(result))
+        pieces = _pieces(text, start, end)
+        if lines_apart_only:
+            if "\n" not in text[start:end]:
+                continue
+            next(pieces)  # the whole candidate, read already
+        for piece_start, piece_end in pieces:
+            piece = flowing[piece_start:piece_end]
+            if _too_short(piece, regions):
+                continue  # phonenumbers costs about 0.1 ms a candidate
+            results = recognizer.analyze(piece, [PHONE_ENTITY], None)  # type: ignore[arg-type]
+            for result in results:
+                result.start += piece_start
+                result.end += piece_start
+                found.append(_found(result))
+            if results:
+                break
     return found
+
+
+def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """The candidate `text[start:end]`, then the candidates within each run of its
+    lines, longest runs first."""
+    yield start, end
+    breaks = [i for i in range(start, end) if text[i] == "\n"]
+    if not breaks:
+        return
+    lines = list(zip([start, *(b + 1 for b in breaks)], [*breaks, end], strict=True))
+    flowing = text.replace("\n", " ")
+    for size in range(len(lines) - 1, 0, -1):
+        for first in range(len(lines) - size + 1):
+            run = _PHONE_CANDIDATE.search(flowing, lines[first][0], lines[first + size - 1][1])
+            if run is not None:
+                yield run.span()
 
 
 def _found(result: RecognizerResult) -> Found:

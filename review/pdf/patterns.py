@@ -363,15 +363,15 @@ def plausible_name(value: str) -> bool:
 
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
-_NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
+NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
 _TITLED_NAME = re.compile(
     r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
-    rf"({_NAME_WORD}(?:[ -]{_NAME_WORD}){{0,2}})"
+    rf"({NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}})"
 )
 # A signature: a line that is only a name, at a line start or after a sentence, above
 # the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
 _SIGNED_NAME = re.compile(
-    rf"(?:^|\n|\. )({_NAME_WORD}(?: {_NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
+    rf"(?:^|\n|\. )({NAME_WORD}(?: {NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
     r"Officer|Manager|Director|Clerk|Secretary|Coordinator|Adviser|Advisor|Lead|Head|"
     r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
@@ -380,7 +380,7 @@ _SIGNED_NAME = re.compile(
 _VALEDICTED_NAME = re.compile(
     r"(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
     r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente),?[ ]*\n[ ]*"
-    rf"({_NAME_WORD}(?: {_NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
+    rf"({NAME_WORD}(?: {NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
 # ..."), the name ending at punctuation or a verb: the model reads many such names as
@@ -390,7 +390,7 @@ _ROLE_NAMED = re.compile(
     r"(?i:neighbou?r|witness|complainant|applicant|requester|claimant|tenant|"
     r"landlord|employee|patient|client|victim|suspect|resident|spouse|wife|husband|partner|"
     r"son|daughter|mother|father|brother|sister|friend|colleague|caseworker|data subject)"
-    rf",?[ \n]({_NAME_WORD}(?:[ \n-]{_NAME_WORD}){{1,3}})"
+    rf",?[ \n]({NAME_WORD}(?:[ \n-]{NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
 )
 # What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.

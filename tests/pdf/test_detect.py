@@ -219,6 +219,32 @@ def test_phone_plans_stay_compiled_however_many_other_patterns_are_compiled() ->
     assert phonenumbers.re_util.re_compile(plan) is first
 
 
+@pytest.mark.parametrize("ner", [False, True])
+def test_a_phone_in_a_table_cell_is_read_apart_from_the_next_cell(ner: bool) -> None:
+    """Given a contact log whose cells extract one per line, the number and the next
+    row's date run together in the flowing text ("05 59 96 09 02 13"); the number is
+    still read, in both modes, and a number wrapped inside its cell stays whole."""
+    pdf = simple_pdf(
+        [
+            "Contact log",
+            "20 November 2022",
+            "05 59 96 09 02",
+            "13 December 2021",
+            "Tel +33 (0)4 88 15 67",
+            "09",
+            "23 January 2024",
+        ]
+    )
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+
+    result = detect(pdf, policy(ner=ner, phone_regions=("FR",)))
+
+    phones = [m for m in result.marks if m.category == "phone" and m.confidence >= 0.5]
+    texts = {group_text(doc, [m]).strip() for m in phones}
+    assert {"05 59 96 09 02", "+33 (0)4 88 15 67", "09"} <= texts
+    assert len({m.group for m in phones}) == 2
+
+
 def test_a_possible_number_after_a_phone_label_is_proposed_weakly_with_a_reason() -> None:
     result = detect(simple_pdf(["Dial 555-0143 internally"]), policy())
 

@@ -206,6 +206,28 @@ def test_a_name_beside_its_part_in_the_case_is_proposed_and_a_company_is_not() -
     assert not [t for t in texts if "Montoya" in t]
 
 
+def test_a_name_on_the_line_above_a_phone_or_email_is_proposed() -> None:
+    """A contact log's rows, one cell a line: the model finds no name in them."""
+    pdf = simple_pdf(
+        [
+            "Contact log",
+            "20 August 2023",
+            "Cornelius Wiek",
+            "+44 20 7946 0958",
+            "18 August 2022",
+            "Licensing Department",
+            "records@example.org",
+        ]
+    )
+
+    texts = {
+        t for group in texts_by_group(pdf, detect(pdf, full()), "person").values() for t in group
+    }
+
+    assert "Cornelius Wiek" in texts
+    assert not [t for t in texts if "Licensing" in t]
+
+
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
     pdf = simple_pdf(["We enclose the records you asked for.", "Regards,", "The Records Team"])
 
