@@ -93,6 +93,10 @@ REPORT_LINES = [
 ]
 
 
+def marked_texts(pdf: bytes, result: DetectionResult, category: str) -> set[str]:
+    return {t for texts in texts_by_group(pdf, result, category).values() for t in texts}
+
+
 def group_of(groups: dict[str, list[str]], name: str) -> list[str]:
     return next(texts for texts in groups.values() if name in texts)
 
@@ -198,9 +202,7 @@ def test_a_name_beside_its_part_in_the_case_is_proposed_and_a_company_is_not() -
         ]
     )
 
-    texts = {
-        t for group in texts_by_group(pdf, detect(pdf, full()), "person").values() for t in group
-    }
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
 
     assert "Araceli Canet Calvo" in texts
     assert not [t for t in texts if "Montoya" in t]
@@ -220,9 +222,7 @@ def test_a_name_on_the_line_above_a_phone_or_email_is_proposed() -> None:
         ]
     )
 
-    texts = {
-        t for group in texts_by_group(pdf, detect(pdf, full()), "person").values() for t in group
-    }
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
 
     assert "Cornelius Wiek" in texts
     assert not [t for t in texts if "Licensing" in t]
@@ -240,7 +240,7 @@ def test_a_date_is_never_proposed_as_a_place_or_an_organisation() -> None:
     result = detect(pdf, full())
 
     for category in ("location", "organization"):
-        texts = [t for group in texts_by_group(pdf, result, category).values() for t in group]
+        texts = marked_texts(pdf, result, category)
         assert not [t for t in texts if not any(c.isalpha() for c in t)]
 
 
