@@ -242,16 +242,21 @@ def phones(
     return found
 
 
+# A number wraps once in its cell at most: longer runs of a candidate's lines are not
+# tried (a column of figures would otherwise cost phonenumbers a call per run).
+_MAX_LINES_APART = 2
+
+
 def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """The candidate `text[start:end]`, then the candidates within each run of its
-    lines, longest runs first."""
+    """The candidate `text[start:end]`, then the candidates within each run of at most
+    two of its lines, longer runs first."""
     yield start, end
     breaks = [i for i in range(start, end) if text[i] == "\n"]
     if not breaks:
         return
     lines = list(zip([start, *(b + 1 for b in breaks)], [*breaks, end], strict=True))
     flowing = text.replace("\n", " ")
-    for size in range(len(lines) - 1, 0, -1):
+    for size in range(min(len(lines) - 1, _MAX_LINES_APART), 0, -1):
         for first in range(len(lines) - size + 1):
             run = _PHONE_CANDIDATE.search(flowing, lines[first][0], lines[first + size - 1][1])
             if run is not None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from review.pdf import ocr
+from review.pdf import nlp, ocr
 from review.pdf.detect import (
     DETECTOR_VERSION,
     NEEDS_MANUAL_REVIEW,
@@ -789,3 +789,13 @@ def test_path_input_gives_the_same_result_as_bytes(tmp_path: Path) -> None:
 def test_unreadable_document_raises_detection_error_without_content() -> None:
     with pytest.raises(DetectionError, match="^document: cannot open"):
         detect(b"%PDF-1.7 SSN 123-45-6789 garbage", policy())
+
+
+def test_a_column_of_figures_is_read_in_few_pieces() -> None:
+    """A candidate running down a column of figures is read again only within runs of
+    one or two of its lines, not in every run of them."""
+    column = "\n".join(f"{n:02d} {n + 1:02d}" for n in range(10, 22))
+
+    pieces = list(nlp._pieces(column, 0, len(column)))
+
+    assert len(pieces) <= 1 + 2 * column.count("\n") + 1
