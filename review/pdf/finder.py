@@ -142,7 +142,7 @@ class Finder:
             if h.category not in (LOCATION, ORGANIZATION)
             or not any(v.start < h.end + 3 and h.start < v.end for v in values)
         ]
-        if PERSON in self.floors:
+        if self.floors.get(PERSON, 2.0) <= CONTACT_NAME_CONFIDENCE:
             hits.extend(_contact_names(text, hits))
         if self.search is not None:
             hits.extend(
@@ -217,6 +217,8 @@ class Finder:
         return Hit(found.category, start, end, round(score, 4), detector, squash(value))
 
 
+# A name known only by its place above a phone or e-mail: weaker than the model's reading.
+CONTACT_NAME_CONFIDENCE = 0.7
 # A line holding a name and nothing else.
 _NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NAME_WORD}){{1,3}})[ ,]*")
 
@@ -236,8 +238,11 @@ def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
             continue
         start, end = line.span(1)
         if not any(p.start < end and start < p.end for p in people):
-            people.append(Hit(PERSON, start, end, 0.7, "cue.contact_name", squash(line[1])))
-            yield people[-1]
+            name = Hit(
+                PERSON, start, end, CONTACT_NAME_CONFIDENCE, "cue.contact_name", squash(line[1])
+            )
+            people.append(name)
+            yield name
 
 
 def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:

@@ -208,7 +208,7 @@ def test_a_name_beside_its_part_in_the_case_is_proposed_and_a_company_is_not() -
     assert not [t for t in texts if "Montoya" in t]
 
 
-def test_a_name_on_the_line_above_a_phone_or_email_is_proposed() -> None:
+def test_a_name_on_the_line_above_a_phone_or_email_is_proposed_above_the_floor() -> None:
     """A contact log's rows, one cell a line: the model finds no name in them."""
     pdf = simple_pdf(
         [
@@ -223,9 +223,11 @@ def test_a_name_on_the_line_above_a_phone_or_email_is_proposed() -> None:
     )
 
     texts = marked_texts(pdf, detect(pdf, full()), "person")
+    strict = marked_texts(pdf, detect(pdf, full(min_confidence={"person": 0.8})), "person")
 
     assert "Cornelius Wiek" in texts
     assert not [t for t in texts if "Licensing" in t]
+    assert "Cornelius Wiek" not in strict  # a weak cue: under a stricter floor, not proposed
 
 
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
