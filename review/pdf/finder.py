@@ -12,12 +12,12 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.names import NAME_WORD, plausible_name
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
     EMAIL,
     LOCATION,
-    NAME_WORD,
     NER_CATEGORIES,
     ORGANIZATION,
     PATTERN_CATEGORIES,
@@ -28,7 +28,6 @@ from review.pdf.patterns import (
     Hit,
     cue_before,
     digits_of,
-    plausible_name,
     squash,
 )
 
