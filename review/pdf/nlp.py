@@ -223,7 +223,7 @@ def phones(
         start, end = candidate.span()
         if any(a < end and start < b for a, b in claimed):
             continue
-        pieces = _pieces(text, start, end)
+        pieces = _pieces(text, flowing, start, end)
         if lines_apart_only:
             if "\n" not in text[start:end]:
                 continue
@@ -247,15 +247,15 @@ def phones(
 _MAX_LINES_APART = 2
 
 
-def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+def _pieces(text: str, flowing: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """The candidate `text[start:end]`, then the candidates within each run of at most
-    two of its lines, longer runs first."""
+    two of its lines, longer runs first (`flowing` is `text` with its line breaks as
+    spaces)."""
     yield start, end
     breaks = [i for i in range(start, end) if text[i] == "\n"]
     if not breaks:
         return
     lines = list(zip([start, *(b + 1 for b in breaks)], [*breaks, end], strict=True))
-    flowing = text.replace("\n", " ")
     for size in range(min(len(lines) - 1, _MAX_LINES_APART), 0, -1):
         for first in range(len(lines) - size + 1):
             run = _PHONE_CANDIDATE.search(flowing, lines[first][0], lines[first + size - 1][1])
