@@ -27,10 +27,16 @@ class OneRequestAtATime(ThreadedWSGIServer):
     so a browser's open keep-alive connections do not block each other."""
 
     lock = threading.Lock()
+    # The test is over: a request the server read before the browser closed must not
+    # touch the database while it is emptied ("database table is locked" at teardown).
+    closed = False
 
     def set_app(self, application):
         def serial(environ, start_response):
             with self.lock:
+                if OneRequestAtATime.closed:
+                    start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                    return [b"The test is over."]
                 return application(environ, start_response)
 
         super().set_app(serial)
@@ -90,11 +96,14 @@ def new_page(browser, live_server):
         page.wait_for_url(f"{live_server.url}/")
         return page
 
+    OneRequestAtATime.closed = False
     yield make
     for context in contexts:
         context.close()
     with OneRequestAtATime.lock:
-        pass  # a request still being answered ends before the database is emptied
+        # A request still being answered ends before the database is emptied; one the
+        # server read but had not begun is refused.
+        OneRequestAtATime.closed = True
 
 
 def claim_next_in(page, live_server, item) -> None:
