@@ -33,6 +33,8 @@ from review.pdf.patterns import (
 
 POSSIBLE = Leniency.POSSIBLE
 _FIRST_DIGIT = re.compile(r"\d")
+# Fewest digits of a number proposed for its phone label alone (a local "555-0143" has 7).
+_CUED_PHONE_DIGITS = 5
 
 
 def search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -163,7 +165,12 @@ class Finder:
             for region in self.policy.phone_regions:
                 for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
                     # The label, then at most a few words ("number", "on"), then it.
-                    if m.start <= 16 and not any(ch.isdigit() for ch in window[: m.start]):
+                    if (
+                        m.start <= 16
+                        and not any(ch.isdigit() for ch in window[: m.start])
+                        # "call on 14 June": a day, a count or an extension
+                        and len(digits_of(m.raw_string)) >= _CUED_PHONE_DIGITS
+                    ):
                         hit = Hit(
                             PHONE,
                             start + m.start,

@@ -307,6 +307,9 @@ _NINO = re.compile(
     r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![\w-])"
 )
 _NINO_CUE = re.compile(r"\b(?:NI(?:NO)?|N\.I\.|national\s+insurance)\b", re.I)
+# What a National Insurance number looks like whatever its letters: after its label, a
+# value the rules refuse ("QQ 12 34 56 C") is still someone's number to a reviewer.
+_NINO_SHAPE = re.compile(r"(?<![\w-])[A-Z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-Z](?![\w-])")
 _NHS = re.compile(r"(?=\d)(?<![\w-])\d{3}[ -]?\d{3}[ -]?\d{4}(?![\w-])")
 _NHS_CUE = re.compile(r"\b(?:NHS|CHI|health\s+service)\b", re.I)
 
@@ -319,16 +322,15 @@ def _nhs_valid(digits: str) -> bool:
 
 
 def _find_uk_ids(text: str) -> Iterator[Hit]:
-    for m in _NINO.finditer(text):
+    for m in _NINO_SHAPE.finditer(text):
+        value = "".join(m[0].split())
         cued = cue_before(_NINO_CUE, text, m.start(), 40)
-        yield Hit(
-            UK_NINO,
-            m.start(),
-            m.end(),
-            0.95 if cued else 0.85,
-            "regex.uk_nino",
-            "".join(m[0].split()),
-        )
+        if _NINO.fullmatch(m[0]):
+            yield Hit(UK_NINO, m.start(), m.end(), 0.95 if cued else 0.85, "regex.uk_nino", value)
+        elif cued:
+            yield Hit(
+                UK_NINO, m.start(), m.end(), 0.3, "cue.uk_nino_invalid", value, CUE_BUT_INVALID
+            )
     if "nhs" not in text.lower() and "health service" not in text.lower():
         return  # ten digits with a mod-11 check are too common to take without a cue
     for m in _NHS.finditer(text):

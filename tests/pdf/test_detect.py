@@ -316,6 +316,24 @@ def test_uk_national_insurance_lookalike_is_not_marked(line: str) -> None:
     assert "uk_nino" not in categories_found([line])
 
 
+def test_a_national_insurance_number_after_its_label_that_breaks_the_rules_is_proposed_weakly() -> (
+    None
+):
+    result = detect(simple_pdf(["NI number: QQ 12 34 56 C"]), policy())
+
+    (mark,) = [m for m in result.marks if m.category == "uk_nino"]
+    assert mark.confidence < 0.5
+    assert mark.needs_manual_review == "follows_cue_not_valid"
+
+
+def test_a_day_after_a_phone_word_is_not_a_phone() -> None:
+    lines = ["Notes from the call on 14 June: the tenant rang back on 16 June."]
+
+    regions = ("US", "GB", "DE", "FR", "ES")
+
+    assert "phone" not in categories_found(lines, phone_regions=regions)
+
+
 def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
     result = detect(simple_pdf(["NHS number 943 476 5919", "NHS no. 943 476 5918"]), policy())
 
