@@ -27,6 +27,8 @@ from typing import Any, TypeVar, cast
 
 import pymupdf
 
+from review.pdf.columns import NAME_COLUMN_CONFIDENCE, column_names
+
 # The policy is part of detection's interface: callers build one, admins check settings.
 from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
 from review.pdf.detection_policy import detection_settings_errors as detection_settings_errors
@@ -43,7 +45,7 @@ from review.pdf.pagetext import (
     Found,
     PageText,
 )
-from review.pdf.patterns import Hit
+from review.pdf.patterns import PERSON, Hit
 
 DETECTOR_VERSION = "1.0.0"
 
@@ -215,7 +217,10 @@ def _scan_page(
     if words:
         page_text = PageText(textpage, words)
         texts.append((index, page_text, source))
-        for hit in finder.hits(page_text.text):
+        hits = finder.hits(page_text.text)
+        if finder.floors.get(PERSON, 2.0) <= NAME_COLUMN_CONFIDENCE:
+            hits.extend(column_names(page_text, hits))
+        for hit in hits:
             rects = page_text.boxes(hit.start, hit.end)
             if rects:
                 found.append(

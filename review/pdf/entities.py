@@ -12,15 +12,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.names import TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import LOCATION, NER_CATEGORIES, ORGANIZATION, PERSON, Hit, squash
 
-_TITLES = (
-    r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
-    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
-)
 _POSSESSIVE = r"(?:['’]s)?"
 _POSSESSIVE_END = re.compile(r"['’]s?$")
+# Where a written form ends: not inside a word, nor in an e-mail address's local part
+# ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own).
+_END = r"(?![\w@-])"
+# A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
+_SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
 # A surname alone stands for its person from this length on: shorter ones ("Doe", "Li")
 # are too often other words or other people; a title still ties them ("Ms. Doe").
 _LONE_SURNAME_LEN = 4
@@ -51,7 +53,7 @@ def _entities(
         if f.hit.category in NER_CATEGORIES and f.source in (SOURCE_TEXT, SOURCE_OCR)
     ]
     for category, text in [*raw, *policy.known_entities]:
-        tokens = tuple(text.split())
+        tokens = _name_tokens(text) if category == PERSON else tuple(text.split())
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 4):
             continue
         entity = _Entity(category, tokens)
@@ -82,6 +84,17 @@ def _entities(
         )
     ]
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
+
+
+def _name_tokens(text: str) -> tuple[str, ...]:
+    """A person's name in reading order, given name first ("WILLIAMS, KAREN" is Karen
+    Williams), a name all in capitals as names are usually written, so that its other
+    forms ("Ms. Williams", "Williams said") are found too."""
+    surname_first = _SURNAME_FIRST.fullmatch(text)
+    words = [*surname_first[2].split(), surname_first[1]] if surname_first else text.split()
+    if text.isupper():
+        words = [w.title() for w in words]
+    return tuple(words)
 
 
 def _bare(word: str) -> str:
@@ -135,18 +148,18 @@ def _entity_patterns(
         gap = r"(?:[ \n]|-\n)"
         whole = gap.join(re.escape(t) for t in e.tokens)
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
-        forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}(?![\w-])"]
+        forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
             surname = re.escape(e.tokens[-1])
-            forms.append(rf"(?<![\w-])(?:{_TITLES})\.?{gap}({surname}){_POSSESSIVE}(?![\w-])")
+            forms.append(rf"(?<![\w-])(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
             given = re.escape(e.tokens[0])
-            forms.append(rf"(?<![\w-])({surname},{gap}{given})(?![\w-])")  # "DOE, JANE"
+            forms.append(rf"(?<![\w-])({surname},{gap}{given}){_END}")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])
-                forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}(?![\w-])")
+                forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
             if surnames.get(_bare(e.tokens[-1])) is e:
                 alone = f"{surname}|{re.escape(e.tokens[-1].upper())}"
-                forms.append(rf"(?<![\w-])((?-i:{alone})){_POSSESSIVE}(?![\w-])")
+                forms.append(rf"(?<![\w-])((?-i:{alone})){_POSSESSIVE}{_END}")
         patterns.append((e, re.compile("|".join(forms), flags)))
     return patterns
 

@@ -12,7 +12,7 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.names import NAME_WORD, plausible_name
+from review.pdf.names import NAME_WORD, TITLES, name_span, plausible_name
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
@@ -143,6 +143,13 @@ class Finder:
             if h.category not in (LOCATION, ORGANIZATION)
             or not any(v.start < h.end + 3 and h.start < v.end for v in values)
         ]
+        people = [h for h in hits if h.category == PERSON]
+        hits = [
+            h
+            for h in hits
+            if h.category not in (LOCATION, ORGANIZATION)
+            or not any(_misread_person(text, h, p) for p in people)
+        ]
         if self.floors.get(PERSON, 2.0) <= CONTACT_NAME_CONFIDENCE:
             hits.extend(_contact_names(text, hits))
         if self.search is not None:
@@ -204,16 +211,13 @@ class Finder:
                 return None  # a national number opens with its trunk prefix 0
             return Hit(PHONE, start, end, 0.75, "phonenumbers.phone", digits_of(value))
         if found.category == PERSON:
-            # The model runs a name on into the next line ("Valerie Ramirez\nCase
-            # Officer"): the name ends with the last line that still reads as one.
-            lines = value.split("\n")
-            kept = 0
-            while kept < len(lines) and plausible_name(lines[kept].rstrip(" ,;")):
-                kept += 1
-            if kept == 0:
+            # The model runs a name into the lines and cells around it ("Valerie
+            # Ramirez\nCase Officer", "Email\nJean-Luc Moreau", "Roberto DOB").
+            span = name_span(text, start, end)
+            if span is None:
                 return None
-            value = "\n".join(lines[:kept]).rstrip(" ,;")
-            end = start + len(value)
+            start, end = span
+            value = text[start:end]
         if not any(c.isalpha() for c in value):
             return None  # the small model calls a date or a number a place now and then
         detector = "spacy." + found.category
@@ -249,6 +253,23 @@ def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
             )
             people.append(name)
             yield name
+
+
+_TITLE = re.compile(rf"(?:{TITLES})\.?")
+_POSSESSIVE = re.compile(r"['’]s?")
+
+
+def _misread_person(text: str, reading: Hit, person: Hit) -> bool:
+    """Whether a place or organisation `reading` is the model misreading `person`: it
+    holds the name with at most a title before it, a possessive after it, or the next
+    lines after it ("Mr Adeyemi-Clarke"; a signature read with the job below it)."""
+    if not reading.start <= person.start < person.end <= reading.end:
+        return False
+    before = text[reading.start : person.start].strip()
+    after = text[person.end : reading.end]
+    return (not before or _TITLE.fullmatch(before) is not None) and (
+        not after or after.startswith("\n") or _POSSESSIVE.fullmatch(after) is not None
+    )
 
 
 def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:

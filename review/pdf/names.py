@@ -29,6 +29,21 @@ def plausible_name(value: str) -> bool:
     return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
 
 
+# Titles and ranks written before a name.
+TITLES = (
+    r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
+    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
+)
+_TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
+# What a language model's name reading runs into at its ends without being part of the
+# name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
+# "Judge" are names too, and a title kept is only redacted with its name.
+_EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
+    "witness plaintiff defendant claimant respondent appellant petitioner tenant "
+    "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
+    "nhs ni nino ref".split()
+)
+
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
 _TITLED_NAME = re.compile(
@@ -84,3 +99,98 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             for m in pattern.finditer(text):
                 if plausible_name(m[1]):
                     yield m.start(1), m.end(1), 0.9, "cue.signed_name"
+
+
+# The given name after a surname written first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
+# Not a firm's list of partners ("Johnson, Hardy and Smith").
+_GIVEN_AFTER_COMMA = re.compile(
+    rf",[ ]+({NAME_WORD}(?:[ ]{NAME_WORD})?)(?![\w-])(?![ ,]+(?:and|&)[ \n])"
+)
+_WORD_RUN = re.compile(r"\S+")
+
+
+def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name within a language model's person reading `text[start:end]`, or None
+    when it holds none. Without a sentence around it the model reads across a table's
+    cells and lines: the header above ("Email\nJean-Luc Moreau"), the next cell ("Hannah
+    Schmidt Witness"), a field label ("Roberto DOB"), a rank alone ("Det"), half a
+    hyphenated name ("Maria" of "Ana-Maria"). The name is the first line that reads as
+    one, without the titles, roles and labels at its ends, in whole words, continued on
+    the next line where it wraps; a surname written first at a line's start takes the
+    given name after its comma ("WILLIAMS, KAREN", which alone is no acronym)."""
+    start, end = _whole_words(text, start, end)
+    lines: list[tuple[int, int]] = []
+    pos = start
+    for line in text[start:end].split("\n"):
+        lines.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    first = next(
+        ((i, span) for i, line in enumerate(lines) if (span := _trimmed(text, *line))), None
+    )
+    if first is None:
+        return None
+    index, name = first
+    whole_line = _trimmed(text, *lines[index], trim=False)
+    given = _GIVEN_AFTER_COMMA.match(text, name[1])
+    if given is not None and " " not in text[name[0] : name[1]] and _opens_line(text, name[0]):
+        surname_first = _trimmed(text, name[0], given.end(1))
+        if surname_first is not None and surname_first[1] > given.start(1):
+            return surname_first
+    value = text[name[0] : name[1]]
+    if not plausible_name(value) or (" " not in value and name != whole_line):
+        return None  # one word left of a reading cut at its ends: "Role" of "Role Phone"
+    name_start, name_end = name
+    # A line read whole may wrap onto the next: the name goes on while lines read as one.
+    next_line: tuple[int, int] | None = name
+    while next_line == whole_line and index + 1 < len(lines):
+        index += 1
+        next_line = whole_line = _trimmed(text, *lines[index], trim=False)
+        if next_line is None or not plausible_name(text[next_line[0] : next_line[1]]):
+            break
+        name_end = next_line[1]
+    return name_start, name_end
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """`start` and `end` widened to whole words, across hyphens and apostrophes inside
+    a word ("Ana-Maria", "O'Connor"), never into an e-mail address's dots or @."""
+    while start > 0 and (
+        text[start - 1].isalpha()
+        or (text[start - 1] in "-'’" and start > 1 and text[start - 2].isalpha())
+    ):
+        start -= 1
+    while end < len(text) and (
+        text[end].isalpha()
+        or (text[end] == "-" and end + 1 < len(text) and text[end + 1].isalpha())
+    ):
+        end += 1
+    return start, end
+
+
+def _trimmed(text: str, start: int, end: int, *, trim: bool = True) -> tuple[int, int] | None:
+    """The words of `text[start:end]` without the roles and labels at either end
+    (unless not `trim`), nor the punctuation after the last; None when nothing is left
+    or only titles are."""
+    words = [m.span() for m in _WORD_RUN.finditer(text, start, end)]
+    while trim and words and _edge_word(text[words[0][0] : words[0][1]]):
+        words.pop(0)
+    while trim and words and _edge_word(text[words[-1][0] : words[-1][1]]):
+        words.pop()
+    if all(_bare_word(text[a:b]) in _TITLE_WORDS for a, b in words):
+        return None  # a rank alone ("Det" of "Det. Sgt.")
+    first, last = words[0][0], words[-1][1]
+    while last > first and not text[last - 1].isalnum():
+        last -= 1
+    return (first, last) if last > first else None
+
+
+def _bare_word(word: str) -> str:
+    return word.strip(".,;:()").casefold()
+
+
+def _edge_word(word: str) -> bool:
+    return _bare_word(word) in _EDGE_WORDS or not any(c.isalpha() for c in word)
+
+
+def _opens_line(text: str, start: int) -> bool:
+    return not text[text.rfind("\n", 0, start) + 1 : start].strip()

@@ -4,6 +4,7 @@ pipeline comes only from its installed package."""
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -228,6 +229,113 @@ def test_a_name_on_the_line_above_a_phone_or_email_is_proposed_above_the_floor()
     assert "Cornelius Wiek" in texts
     assert not [t for t in texts if "Licensing" in t]
     assert "Cornelius Wiek" not in strict  # a weak cue: under a stricter floor, not proposed
+
+
+def test_a_name_in_a_table_row_is_proposed_without_the_header_above_or_the_next_cell() -> None:
+    """The model reads "Email Jean-Luc Moreau" across the header row and "Hannah Schmidt
+    Witness" across two cells, and misses Emily Brown in the column of the names it read."""
+    pdf = simple_pdf(
+        [
+            "Party              Role            Phone              Email",
+            "Jean-Luc Moreau    Plaintiff       +33 6 12 34 56 78  jl.moreau@orange.fr",
+            "Hannah Schmidt     Witness         +49 30 901820      h.schmidt@gmx.de",
+            "Emily Brown        Investigator    (312) 555-0199     ebrown@cityofchicago.org",
+        ]
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert {"Jean-Luc Moreau", "Hannah Schmidt", "Emily Brown"} <= texts
+    assert not [t for t in texts if re.search(r"Role|Witness|Plaintiff|@", t)]
+
+
+def cells_pdf(rows: list[list[str]], columns: list[float]) -> bytes:
+    """A page of table rows, each cell written on its own at its column's x."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for row, y in zip(rows, range(100, 800, 21), strict=False):
+        for cell, x in zip(row, columns, strict=False):
+            if cell:
+                page.insert_text((x, y), cell, fontsize=10)
+    return doc.tobytes()
+
+
+def test_a_name_in_a_column_headed_as_people_is_proposed_and_a_forms_labels_are_not() -> None:
+    pdf = cells_pdf(
+        [
+            ["Name", "Janine Hanel"],
+            ["Marital Status", "Single"],
+            [],
+            [],
+            [],
+            ["Date", "Contact", "Channel", "Note"],
+            *(
+                ["20 August 2023", name, "site visit", "no answer"]
+                for name in ("Gustav Kitzmann", "June Morris", "Ines Vidal", "Hugo Blanc")
+            ),
+            ["18 August 2022", "Licensing Department", "letter", "refund queried"],
+        ],
+        [64, 160, 300, 420],
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert {"Gustav Kitzmann", "June Morris", "Ines Vidal", "Hugo Blanc"} <= texts
+    assert not [t for t in texts if re.search(r"Marital|Licensing|Contact|Name", t)]
+
+
+def test_a_surname_written_first_in_a_record_is_one_name_with_its_given_name() -> None:
+    pdf = simple_pdf(
+        [
+            "WILLIAMS, KAREN           DOB 04/12/1961        SSN 219-09-9999",
+            "Gonzalez, Roberto         DOB: 11/30/1975       Tel. 217-544-8890",
+            "Karen Williams was interviewed on 3 March; Ms. Williams declined to sign.",
+        ]
+    )
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(groups, "WILLIAMS, KAREN")) == [
+        "Karen Williams",
+        "WILLIAMS, KAREN",
+        "Williams",
+    ]
+    assert ["Gonzalez, Roberto"] in groups.values()
+
+
+def test_a_rank_alone_is_no_name_and_a_hyphenated_given_name_is_proposed_whole() -> None:
+    pdf = simple_pdf(
+        [
+            "This responds to your request. Zhang stated that the landlord refused repairs.",
+            "Det. Sgt. Ana-Maria Kowalczyk-Brandt later contacted the landlord by phone.",
+        ]
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert "Ana-Maria Kowalczyk-Brandt" in texts
+    assert not [t for t in texts if "Det" in t or "Sgt" in t]
+
+
+def test_a_person_the_model_reads_as_an_organisation_is_proposed_as_the_person_only() -> None:
+    pdf = simple_pdf(
+        [
+            "Data subject: Mr Oluwaseun Adeyemi-Clarke",
+            "Dr Siobhan Ni Bhriain confirmed that Mr Adeyemi-Clarke attended with his",
+            "partner. Adeyemi-Clarke's employer, Northern Rail Ltd, was copied.",
+            "Kind regards,",
+            "Tomasz Wisniewski",
+            "Information Governance Officer",
+        ]
+    )
+
+    result = detect(pdf, full())
+
+    organisations = marked_texts(pdf, result, "organization")
+    assert not [t for t in organisations if "Adeyemi" in t or "Tomasz" in t]
+    people = texts_by_group(pdf, result, "person")
+    assert "Adeyemi-Clarke" in group_of(people, "Oluwaseun Adeyemi-Clarke")
+    assert ["Tomasz Wisniewski"] in people.values()
 
 
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
