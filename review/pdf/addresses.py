@@ -33,6 +33,10 @@ _SUFFIXES = (
     "Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Yard"
 )
 _NAME = r"[A-ZÀ-ÖØ-Þ][\w'’.-]*"  # a capitalised word of a street or city name
+# A street's name word: capitalised, or a numbered street ("7th Street", "42nd St").
+_STREET_WORD = rf"(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th))"
+# The quadrant after the street type, as Washington, DC writes it ("Street S.W.", "Ave NW").
+_QUADRANT = r"(?:[ ](?:[NS]\.?[EW]|[NSEW])\.?(?!\w))"
 _GAP = r"[ \n]"  # page text separates words by a space, lines by a line break
 _UNIT = (
     r"(?:,?[ \n](?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Room|Floor|Fl\.?|Bldg\.?|#)"
@@ -86,8 +90,8 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         _has_street_suffix,
         re.compile(
             rf"(?<![\w-])(?:(?:Flat|Studio|Apartment|Unit)[ ]\d+[A-Za-z]?,?{_GAP})?"
-            rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_NAME}[ ]){{1,3}}(?:{_SUFFIXES})\b\.?"
-            rf"{_UNIT}?(?:{_US_TAIL}|{_UK_TAIL})?"
+            rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}(?:{_SUFFIXES})\b\.?"
+            rf"{_QUADRANT}?{_UNIT}?(?:{_US_TAIL}|{_UK_TAIL})?"
         ),
     ),
     (

@@ -355,6 +355,9 @@ def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
         "Beckergasse 8, 63608 Zschopau",
         "87, rue de Barre, 29793 Samson",
         "Paseo de Ágata Cabo 24, Toledo, 47608",
+        "451 7th Street S.W., Washington, DC 20410",
+        "1600 Pennsylvania Avenue NW, Washington, DC 20500",
+        "350 5th Ave, New York, NY 10118",
     ],
 )
 def test_street_address_is_marked_whole(address: str) -> None:
