@@ -137,8 +137,8 @@ def _entity_patterns(
     for a person also the surname after a title ("Ms. Doe"), the name surname first
     ("Doe, Jane", as records and file headers write it), the initial with the
     surname ("J. Doe") where no other person shares that initial and surname, and the
-    surname alone as written or in capitals where it is one of `surnames` (a lower-case
-    "young" is a word, not Ms. Young)."""
+    surname alone, capitalised, where it is one of `surnames` (a lower-case "young" is a
+    word, not Ms. Young)."""
     initials: dict[str, set[str]] = {}
     for e in entities:
         if e.category == PERSON and len(e.tokens) >= 2:
@@ -158,8 +158,8 @@ def _entity_patterns(
                 initial = re.escape(e.tokens[0][0])
                 forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
             if surnames.get(_bare(e.tokens[-1])) is e:
-                alone = f"{surname}|{re.escape(e.tokens[-1].upper())}"
-                forms.append(rf"(?<![\w-])((?-i:{alone})){_POSSESSIVE}{_END}")
+                # Capitalised, in any case after it: "McAllister" of "MCALLISTER, RYAN".
+                forms.append(rf"(?<![\w-])((?-i:(?=[A-Z]))(?i:{surname})){_POSSESSIVE}{_END}")
         patterns.append((e, re.compile("|".join(forms), flags)))
     return patterns
 

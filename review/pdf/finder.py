@@ -279,9 +279,8 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
     "+1 202 555 0143"); a hit lying inside a stronger hit of another category is the
     weaker reading of the same characters (an account number that is an SSN). A weaker
     name, place or organisation that holds a stronger one of its category whole reads
-    more of it and takes its place: the title cue sees "Dr. Chen" where the model reads
-    "Chen\nKaren Williams", and dropping the longer reading would leave "Karen Williams"
-    unproposed.
+    more of it and takes its place: dropping the longer reading would leave the rest of
+    the name unproposed.
     """
     ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
     kept: list[Hit] = []

@@ -14,7 +14,7 @@ _NOT_NAME_WORDS = frozenset(
     "officer manager director clerk secretary department authority council office address "
     "name phone telephone email date signature applicant complainant requester case file "
     "reference subject inc ltd llc gmbh plc sa the team unit service services records "
-    "centre center plan group board committee division bureau agency".split()
+    "centre center plan group board committee division bureau agency staff all".split()
 )
 
 
@@ -41,7 +41,7 @@ _TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness plaintiff defendant claimant respondent appellant petitioner tenant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
-    "nhs ni nino ref".split()
+    "nhs ni nino ref mrn cc bcc from to sent attn".split()
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
@@ -79,13 +79,54 @@ _ROLE_NAMED = re.compile(
 _COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
 
 
+# A record's field for a person, or an e-mail's header, and the names after its colon
+# ("Victim: NGUYEN, THI MAI (F, DOB ...)", "To: Okafor, Chinwe <...>; Lindqvist, Erik").
+_NAME_FIELD = re.compile(
+    r"(?m)^[ ]*(?i:(from|to|cc|bcc)|(?:reporting |investigating |arresting )?officer|victim|"
+    r"suspect|witness|complainant|patient|name|full name|claimant|applicant|requester|"
+    r"requestor|tenant|landlord|attending|physician|emergency contact|contact|employee|"
+    r"defendant|plaintiff|respondent|next of kin|parent|guardian|spouse|data subject|"
+    r"attn|attention|interviewee|caller|driver|owner)[ ]?:[ ]?([^\n]+)"
+)
+_RANKS = r"Ptl|Pvt|Cpl|Lt|Insp|Supt|PC|DC|NP|RN"
+# The name at the start of a field's value: surname first, or given name first.
+_FIELD_NAME = re.compile(
+    rf"(?:(?:{TITLES}|{_RANKS})\.?[ ])?"
+    rf"({NAME_WORD},[ ]{NAME_WORD}(?:[ ](?:[A-Z]\.|{NAME_WORD}))?"
+    rf"|{NAME_WORD}(?:[ ](?:[A-Z]\.|{NAME_WORD})){{1,3}})(?![\w-])"
+)
+
+
+def _field_names(text: str) -> Iterator[tuple[int, int]]:
+    """Names of two words or more that a record's person field or an e-mail header's
+    address list opens with, each entry of a list (";") its own."""
+    for field in _NAME_FIELD.finditer(text):
+        entries = [field.start(2)]
+        if field[1]:  # an e-mail header: one person an entry
+            entries.extend(field.start(2) + i + 1 for i, ch in enumerate(field[2]) if ch == ";")
+        for entry in entries:
+            while entry < field.end(2) and text[entry] == " ":
+                entry += 1
+            m = _FIELD_NAME.match(text, entry, field.end(2))
+            name = _trimmed(text, m.start(1), m.end(1)) if m else None
+            if name is not None:
+                value = text[name[0] : name[1]]
+                if " " in value and plausible_name(value.replace(",", "")):
+                    yield name
+
+
 def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
-    """(start, end, confidence, detector) of each name after a title, signing a letter
-    or beside the person's part in the case: the language model misses names it has not
-    seen, and reads a signature with the job below it, or "a neighbour, Araceli Canet
-    Calvo", as an organisation."""
+    """(start, end, confidence, detector) of each name after a title, signing a letter,
+    beside the person's part in the case or in a record's field for a person: the
+    language model misses names it has not seen, and reads a signature with the job
+    below it, or "a neighbour, Araceli Canet Calvo", as an organisation."""
     for m in _TITLED_NAME.finditer(text):
-        yield m.start(1), m.end(1), 0.9, "cue.titled_name"
+        titled = _trimmed(text, m.start(1), m.end(1))  # "Dr. Rajesh Iyer  Admitted:"
+        if titled is not None:
+            yield *titled, 0.9, "cue.titled_name"
+    if ":" in text:
+        for start, end in _field_names(text):
+            yield start, end, 0.85, "cue.field_name"
     for m in _ROLE_NAMED.finditer(text):
         name = m[1]
         if (
@@ -107,6 +148,11 @@ _GIVEN_AFTER_COMMA = re.compile(
     rf",[ ]+({NAME_WORD}(?:[ ]{NAME_WORD})?)(?![\w-])(?![ ,]+(?:and|&)[ \n])"
 )
 _WORD_RUN = re.compile(r"\S+")
+_TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
+
+
+def _value(text: str, span: tuple[int, int]) -> str:
+    return text[span[0] : span[1]]
 
 
 def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -124,12 +170,18 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     for line in text[start:end].split("\n"):
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
-    first = next(
-        ((i, span) for i, line in enumerate(lines) if (span := _trimmed(text, *line))), None
-    )
-    if first is None:
+    named = [(i, span) for i, line in enumerate(lines) if (span := _trimmed(text, *line))]
+    if not named:
         return None
-    index, name = first
+    index, name = named[0]
+    if (
+        len(named) > 1
+        and _TITLE_BEFORE.search(text, max(0, name[0] - 8), name[0])
+        and " " not in _value(text, name)
+    ):
+        # "Dr. Chen" ends its line and another person opens the next ("Karen Williams"):
+        # the title cue reads the first, the model's reading is the second.
+        index, name = named[1]
     whole_line = _trimmed(text, *lines[index], trim=False)
     given = _GIVEN_AFTER_COMMA.match(text, name[1])
     if given is not None and " " not in text[name[0] : name[1]] and _opens_line(text, name[0]):
@@ -172,9 +224,9 @@ def _trimmed(text: str, start: int, end: int, *, trim: bool = True) -> tuple[int
     (unless not `trim`), nor the punctuation after the last; None when nothing is left
     or only titles are."""
     words = [m.span() for m in _WORD_RUN.finditer(text, start, end)]
-    while trim and words and _edge_word(text[words[0][0] : words[0][1]]):
+    while trim and words and _edge_word(text, *words[0]):
         words.pop(0)
-    while trim and words and _edge_word(text[words[-1][0] : words[-1][1]]):
+    while trim and words and _edge_word(text, *words[-1]):
         words.pop()
     if all(_bare_word(text[a:b]) in _TITLE_WORDS for a, b in words):
         return None  # a rank alone ("Det" of "Det. Sgt.")
@@ -188,8 +240,15 @@ def _bare_word(word: str) -> str:
     return word.strip(".,;:()").casefold()
 
 
-def _edge_word(word: str) -> bool:
-    return _bare_word(word) in _EDGE_WORDS or not any(c.isalpha() for c in word)
+def _edge_word(text: str, start: int, end: int) -> bool:
+    """Whether the word `text[start:end]` is a role, a label ("Admitted:", its colon
+    perhaps past `end`; "MRN") or no word at all ("(F,")."""
+    word = text[start:end]
+    return (
+        _bare_word(word) in _EDGE_WORDS
+        or text[end - 1 : end + 1].endswith(":")
+        or not any(c.isalpha() for c in word)
+    )
 
 
 def _opens_line(text: str, start: int) -> bool:

@@ -130,9 +130,10 @@ def test_a_surname_alone_in_another_document_is_proposed_in_the_persons_group() 
     assert patel.group in {m.group for m in there.marks if m.category == "person"}
 
 
-def test_a_name_the_model_reads_on_from_a_titled_name_on_the_line_above_is_proposed() -> None:
+def test_a_name_the_model_reads_on_from_a_titled_name_on_the_line_above_is_its_own() -> None:
     """The title cue reads "Dr. Chen"; the model reads "Chen" and the next line's
-    "Karen Williams" as one name. The longer reading is kept, so Karen is proposed."""
+    "Karen Williams" as one name. They are two people: the patient's group holds every
+    form of her name, the doctor is proposed in a group of his own."""
     pdf = simple_pdf(
         [
             "Patient: WILLIAMS, KAREN   MRN: 00482913   Attending: Dr. Chen",
@@ -142,7 +143,12 @@ def test_a_name_the_model_reads_on_from_a_titled_name_on_the_line_above_is_propo
 
     people = texts_by_group(pdf, detect(pdf, full()), "person")
 
-    assert {"Karen Williams", "WILLIAMS", "Williams'"} <= set(group_of(people, "Chen"))
+    assert sorted(group_of(people, "Karen Williams")) == [
+        "Karen Williams",
+        "WILLIAMS, KAREN",
+        "Williams'",
+    ]
+    assert ["Chen"] in people.values()
 
 
 def test_a_surname_two_people_share_alone_is_grouped_with_neither() -> None:
@@ -338,6 +344,63 @@ def test_a_person_the_model_reads_as_an_organisation_is_proposed_as_the_person_o
     assert ["Tomasz Wisniewski"] in people.values()
 
 
+def test_each_person_of_an_email_header_is_proposed_as_one_name() -> None:
+    pdf = simple_pdf(
+        [
+            "From: Kowalski, Daniel (HUD) <daniel.kowalski@hud.gov>",
+            "Sent: Tuesday, March 4, 2025 10:12 AM",
+            "To: Okafor, Chinwe <cokafor@springfield-housing.org>; Lindqvist, Erik",
+            "Cc: Brennan, Siobhan M. (OIG) <siobhan.m.brennan@hudoig.gov>; All Staff",
+            "Subject: RE: Complaint from tenant at 88 Maple Ave",
+        ]
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert {
+        "Kowalski, Daniel",
+        "Okafor, Chinwe",
+        "Lindqvist, Erik",
+        "Brennan, Siobhan M",
+    } <= texts
+    assert not [t for t in texts if re.search(r"Sent|Tuesday|Cc|Staff|Complaint", t)]
+
+
+def test_a_person_in_a_records_field_is_proposed_and_their_surname_joins_them() -> None:
+    pdf = simple_pdf(
+        [
+            "INCIDENT REPORT                          Case No. 24-018832",
+            "Victim: NGUYEN, THI MAI (F, DOB 07/19/1988)",
+            "Suspect: MCALLISTER, RYAN JAMES (M, DOB 02/03/1991)",
+            "The victim stated that McAllister struck her. Nguyen was taken to hospital.",
+            "Contact: Licensing Department, extension 4410",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(people, "MCALLISTER, RYAN JAMES")) == [
+        "MCALLISTER, RYAN JAMES",
+        "McAllister",
+    ]
+    assert sorted(group_of(people, "NGUYEN, THI MAI")) == ["NGUYEN, THI MAI", "Nguyen"]
+    assert not [t for t in sum(people.values(), []) if "Licensing" in t]
+
+
+def test_a_field_label_after_a_name_is_not_proposed_with_it() -> None:
+    pdf = simple_pdf(
+        [
+            "PATIENT: Hendricks, Margaret A.        MRN: 00482913        DOB: 1952-11-08",
+            "Attending: Dr. Rajesh Iyer              Admitted: 2024-03-02",
+        ]
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert {"Hendricks, Margaret A", "Rajesh Iyer"} <= texts
+    assert not [t for t in texts if "MRN" in t or "Admitted" in t]
+
+
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
     pdf = simple_pdf(["We enclose the records you asked for.", "Regards,", "The Records Team"])
 
@@ -376,6 +439,10 @@ def test_no_text_of_the_new_recognisers_appears_in_any_mark() -> None:
             "She lives at 1777 Kramer Court, Johnsonfurt, NE 80119.",
             "NI number AB 12 34 56 C, NHS number 943 476 5919, ITIN 912-70-1234.",
             "Telephone 020 7946 0958; SSN 219-09-9999.",
+            "To: Okafor, Chinwe <cokafor@example.org>; NI number: QQ 12 34 56 C",
+            "Witness            Role            Phone",
+            "Emily Brown        Investigator    (312) 555-0199",
+            "Hannah Schmidt     Witness         +49 30 901820",
         ]
     )
 
@@ -393,6 +460,12 @@ def test_no_text_of_the_new_recognisers_appears_in_any_mark() -> None:
         "912701234",
         "2079460958",
         "219099999",
+        "Okafor",
+        "okafor",
+        "QQ123456C",
+        "Emily",
+        "brown",
+        "Schmidt",
     ):
         assert value not in dump
 
