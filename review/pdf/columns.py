@@ -14,7 +14,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from review.pdf.names import NAME_WORD, plausible_name
+from review.pdf.names import NAME_WORD, NEXT_NAME_WORD, plausible_name
 from review.pdf.pagetext import PageText
 from review.pdf.patterns import PERSON, Hit, squash
 
@@ -27,7 +27,7 @@ _ALIGNED_PT = 2.0
 _CELL_GAP = 0.6
 # Rows further apart than this many row heights belong to different tables.
 _ROWS_APART = 3.0
-_NAME_CELL = re.compile(rf"{NAME_WORD}(?: {NAME_WORD}){{1,3}}")
+_NAME_CELL = re.compile(rf"{NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}}")
 # Headings of a column of people. A form's "Name" label has one value beside it; a
 # table's heading row has at least this many cells.
 _NAME_HEADINGS = frozenset(

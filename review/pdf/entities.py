@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.names import TITLES
+from review.pdf.names import PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import LOCATION, NER_CATEGORIES, ORGANIZATION, PERSON, Hit, squash
 
@@ -22,6 +22,7 @@ _POSSESSIVE_END = re.compile(r"['’]s?$")
 # ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own).
 _END = r"(?![\w@-])"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
+_PARTICLE = re.compile(PARTICLE)
 _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
 # A surname alone stands for its person from this length on: shorter ones ("Doe", "Li")
 # are too often other words or other people; a title still ties them ("Ms. Doe").
@@ -79,8 +80,8 @@ def _entities(
         for e in kept
         if not (
             e.category in (PERSON, ORGANIZATION)
-            and len(e.tokens) == 1
-            and _bare(e.tokens[0]) in surnames
+            and _bare(e.tokens[-1]) in surnames
+            and (len(e.tokens) == 1 or e.key == _particle_surname(surnames[_bare(e.tokens[-1])]))
         )
     ]
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
@@ -110,7 +111,12 @@ def _lone_surnames(entities: Iterable[_Entity]) -> dict[str, _Entity]:
     places = set()
     named: dict[str, _Entity] = {}
     for e in entities:
-        if e.category == PERSON and len(e.tokens) >= 2:
+        # A surname with its particles ("Van der Berg") is no person of its own.
+        if (
+            e.category == PERSON
+            and len(e.tokens) >= 2
+            and not _PARTICLE.fullmatch(e.tokens[0].casefold())
+        ):
             surname = _bare(e.tokens[-1])
             people.setdefault(surname, set()).add(e.key)
             named[e.key] = e
@@ -124,6 +130,15 @@ def _lone_surnames(entities: Iterable[_Entity]) -> dict[str, _Entity]:
         and _WORD.fullmatch(surname) is not None
         and surname not in places
     }
+
+
+def _particle_surname(e: _Entity) -> str | None:
+    """The surname with its particles, case folded ("van der berg" of "Ludwig van der
+    Berg"), or None when the name has no particles."""
+    for index, token in enumerate(e.tokens[1:-1], start=1):
+        if _PARTICLE.fullmatch(token):
+            return " ".join(e.tokens[index:]).casefold()
+    return None
 
 
 def _initial_form(e: _Entity) -> str:
@@ -150,7 +165,11 @@ def _entity_patterns(
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
         forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
+            # With its particles, or the last word alone: "Van der Berg", "García".
+            with_particles = _particle_surname(e)
             surname = re.escape(e.tokens[-1])
+            if with_particles is not None:
+                surname = f"(?:{gap.join(map(re.escape, with_particles.split()))}|{surname})"
             forms.append(rf"(?<![\w-])(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
             given = re.escape(e.tokens[0])
             forms.append(rf"(?<![\w-])({surname},{gap}{given}){_END}")  # "DOE, JANE"

@@ -12,7 +12,7 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.names import NAME_WORD, TITLES, name_span, plausible_name
+from review.pdf.names import NAME_WORD, NEXT_NAME_WORD, TITLES, name_span, plausible_name
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
@@ -230,7 +230,7 @@ class Finder:
 # A name known only by its place above a phone or e-mail: weaker than the model's reading.
 CONTACT_NAME_CONFIDENCE = 0.7
 # A line holding a name and nothing else.
-_NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NAME_WORD}){{1,3}})[ ,]*")
+_NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*")
 
 
 def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:

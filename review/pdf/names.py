@@ -46,14 +46,19 @@ _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
+# Lower-case particles inside a name ("Ludwig van der Berg", "María de los Ángeles
+# García", "Ali bin Hassan"): never to be left visible between two redacted words.
+PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|zu)"
+# A name's next word: a capitalised word, after its particles if it has any.
+NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
 _TITLED_NAME = re.compile(
     r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
-    rf"({NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}})"
+    rf"((?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,2}})"
 )
 # A signature: a line that is only a name, at a line start or after a sentence, above
 # the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
 _SIGNED_NAME = re.compile(
-    rf"(?:^|\n|\. )({NAME_WORD}(?: {NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
+    rf"(?:^|\n|\. )({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}}) ?\n(?=[^\n]{{0,40}}?\b(?:"
     r"Officer|Manager|Director|Clerk|Secretary|Coordinator|Adviser|Advisor|Lead|Head|"
     r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
@@ -62,7 +67,7 @@ _SIGNED_NAME = re.compile(
 _VALEDICTED_NAME = re.compile(
     r"(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
     r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente),?[ ]*\n[ ]*"
-    rf"({NAME_WORD}(?: {NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
+    rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
 # ..."), the name ending at punctuation or a verb: the model reads many such names as
@@ -72,7 +77,7 @@ _ROLE_NAMED = re.compile(
     r"(?i:neighbou?r|witness|complainant|applicant|requester|claimant|tenant|"
     r"landlord|employee|patient|client|victim|suspect|resident|spouse|wife|husband|partner|"
     r"son|daughter|mother|father|brother|sister|friend|colleague|caseworker|data subject)"
-    rf",?[ \n]({NAME_WORD}(?:[ \n-]{NAME_WORD}){{1,3}})"
+    rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
 )
 # What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
@@ -93,7 +98,7 @@ _RANKS = r"Ptl|Pvt|Cpl|Lt|Insp|Supt|PC|DC|NP|RN"
 _FIELD_NAME = re.compile(
     rf"(?:(?:{TITLES}|{_RANKS})\.?[ ])?"
     rf"({NAME_WORD},[ ]{NAME_WORD}(?:[ ](?:[A-Z]\.|{NAME_WORD}))?"
-    rf"|{NAME_WORD}(?:[ ](?:[A-Z]\.|{NAME_WORD})){{1,3}})(?![\w-])"
+    rf"|{NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}})(?![\w-])"
 )
 
 
@@ -164,7 +169,7 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     one, without the titles, roles and labels at its ends, in whole words, continued on
     the next line where it wraps; a surname written first at a line's start takes the
     given name after its comma ("WILLIAMS, KAREN", which alone is no acronym)."""
-    start, end = _whole_words(text, start, end)
+    start, end = _with_particles(text, *_whole_words(text, start, end))
     lines: list[tuple[int, int]] = []
     pos = start
     for line in text[start:end].split("\n"):
@@ -217,6 +222,21 @@ def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
     ):
         end += 1
     return start, end
+
+
+# Particles before a name reading, with the given name before them ("Ludwig van der" of
+# "Ludwig van der Berg"; "Van der" opening a sentence), and particles with the surname
+# after one ("Ludwig" + " van der Berg").
+_PARTICLES_BEFORE = re.compile(rf"(?<![\w-])(?:{NAME_WORD}[ ])?(?:(?i:{PARTICLE})[ ]){{1,3}}\Z")
+_PARTICLES_AFTER = re.compile(rf"(?:[ ]{PARTICLE}){{1,3}}[ ]{NAME_WORD}(?![\w-])")
+
+
+def _with_particles(text: str, start: int, end: int) -> tuple[int, int]:
+    """`start` and `end` widened over the particles of a name and the words they join
+    it to: the model reads "Ludwig" and "Berg" of "Ludwig van der Berg"."""
+    before = _PARTICLES_BEFORE.search(text, max(0, start - 60), start)
+    after = _PARTICLES_AFTER.match(text, end)
+    return (before.start() if before else start), (after.end() if after else end)
 
 
 def _trimmed(text: str, start: int, end: int, *, trim: bool = True) -> tuple[int, int] | None:

@@ -401,6 +401,27 @@ def test_a_field_label_after_a_name_is_not_proposed_with_it() -> None:
     assert not [t for t in texts if "MRN" in t or "Admitted" in t]
 
 
+def test_a_name_with_particles_is_proposed_whole_and_its_surname_in_its_group() -> None:
+    """The model reads "Ludwig" and "Berg" of "Ludwig van der Berg": "van der" left
+    visible between two boxes would tell whose name was redacted."""
+    pdf = simple_pdf(
+        [
+            "Name: Ludwig van der Berg                 DOB: 03/04/1970",
+            "The complainant, Pieter de Vries, said that Ludwig van der Berg met him.",
+            "Van der Berg denied it. Mr. de Vries disagreed.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(people, "Van der Berg")) == [
+        "Ludwig van der Berg",
+        "Ludwig van der Berg",
+        "Van der Berg",
+    ]
+    assert sorted(group_of(people, "Pieter de Vries")) == ["Pieter de Vries", "de Vries"]
+
+
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
     pdf = simple_pdf(["We enclose the records you asked for.", "Regards,", "The Records Team"])
 
