@@ -201,8 +201,11 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     next_line: tuple[int, int] | None = name
     while next_line == whole_line and index + 1 < len(lines):
         index += 1
-        next_line = whole_line = _trimmed(text, *lines[index], trim=False)
+        next_line = _trimmed(text, *lines[index])
+        whole_line = _trimmed(text, *lines[index], trim=False)
         if next_line is None or not plausible_name(text[next_line[0] : next_line[1]]):
+            break  # the next cell's role or label ("Hannah Schmidt\nWitness")
+        if next_line != whole_line:
             break
         name_end = next_line[1]
     return name_start, name_end

@@ -290,6 +290,20 @@ def test_a_name_in_a_column_headed_as_people_is_proposed_and_a_forms_labels_are_
     assert not [t for t in texts if re.search(r"Marital|Licensing|Contact|Name", t)]
 
 
+def test_a_role_in_the_cell_below_a_name_is_not_read_as_its_next_line() -> None:
+    """A table read a cell a line (OCR writes a scanned table so): the model reads
+    "Hannah Schmidt\nWitness", and "Witness" must not become her surname."""
+    pdf = simple_pdf(
+        ["Witness", "Role", "Phone", "Emily Brown", "Investigator", "(312) 555-0199"]
+        + ["Hannah Schmidt", "Witness", "+49 30 901820"]
+    )
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert "Hannah Schmidt" in texts
+    assert not [t for t in texts if "Witness" in t]
+
+
 def test_a_surname_written_first_in_a_record_is_one_name_with_its_given_name() -> None:
     pdf = simple_pdf(
         [
