@@ -102,6 +102,27 @@ _FIELD_NAME = re.compile(
 )
 
 
+# The parties named in a court filing's caption, above their part ("JOHN DOE and MARIA
+# ELENA RUIZ,\n Plaintiffs,"), in the capitals the small model does not read as names.
+_CAPTION_PARTIES = re.compile(
+    rf"(?:^|\n)[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}})"
+    rf"(?:,? and ({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}}))?,?[ ]*\n[ ]*"
+    r"(?i:plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|"
+    r"claimants?|movants?)\b"
+)
+
+
+def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
+    for m in _CAPTION_PARTIES.finditer(text):
+        for group in (1, 2):
+            if (
+                m[group]
+                and plausible_name(m[group])
+                and not _COMPANY_AFTER.match(text, m.end(group))
+            ):
+                yield m.span(group)
+
+
 def _field_names(text: str) -> Iterator[tuple[int, int]]:
     """Names of two words or more that a record's person field or an e-mail header's
     address list opens with, each entry of a list (";") its own."""
@@ -132,6 +153,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     if ":" in text:
         for start, end in _field_names(text):
             yield start, end, 0.85, "cue.field_name"
+    for start, end in _caption_parties(text):
+        yield start, end, 0.85, "cue.caption_party"
     for m in _ROLE_NAMED.finditer(text):
         name = m[1]
         if (
@@ -205,8 +228,10 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         whole_line = _trimmed(text, *lines[index], trim=False)
         if next_line is None or not plausible_name(text[next_line[0] : next_line[1]]):
             break  # the next cell's role or label ("Hannah Schmidt\nWitness")
-        if next_line != whole_line:
-            break
+        if next_line != whole_line or (
+            " " in text[name_start:name_end] and " " in text[next_line[0] : next_line[1]]
+        ):
+            break  # a name wraps once, mid-name: two whole names are two people (a list)
         name_end = next_line[1]
     return name_start, name_end
 

@@ -436,6 +436,43 @@ def test_a_name_with_particles_is_proposed_whole_and_its_surname_in_its_group() 
     assert sorted(group_of(people, "Pieter de Vries")) == ["Pieter de Vries", "de Vries"]
 
 
+def test_the_parties_of_a_court_caption_are_proposed_and_a_company_is_not() -> None:
+    pdf = simple_pdf(
+        [
+            "UNITED STATES DISTRICT COURT",
+            "JOHN DOE and MARIA ELENA RUIZ,",
+            "        Plaintiffs,",
+            "    v.                                        Civil Action No. 23-cv-01874",
+            "ACME SECURITY SERVICES, LLC,",
+            "        Defendant.",
+            "Plaintiff Ruiz submitted her request on May 2, 2023.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert ["JOHN DOE"] in people.values()
+    assert sorted(group_of(people, "MARIA ELENA RUIZ")) == ["MARIA ELENA RUIZ", "Ruiz"]
+    assert not [t for t in sum(people.values(), []) if "ACME" in t]
+
+
+def test_a_signature_repeated_under_its_s_line_is_one_person() -> None:
+    """The model reads "Thomas A. Wright\nThomas A. Wright" as one name of six words."""
+    pdf = simple_pdf(
+        [
+            "DECLARATION OF THOMAS A. WRIGHT",
+            "I, Thomas A. Wright, declare as follows.",
+            "/s/ Thomas A. Wright",
+            "Thomas A. Wright",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert len(people) == 1
+    assert len(group_of(people, "Thomas A. Wright")) == 4
+
+
 def test_a_team_signing_a_letter_is_not_a_name() -> None:
     pdf = simple_pdf(["We enclose the records you asked for.", "Regards,", "The Records Team"])
 
