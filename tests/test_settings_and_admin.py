@@ -141,3 +141,17 @@ def test_policy_detection_settings_per_jurisdiction_are_checked_with_errors_nami
     assert Policy.objects.order_by("-version").first().detection_by_jurisdiction == {
         "UK-FOI": {"categories": ["person"], "phone_regions": ["GB"]}
     }
+
+
+@pytest.mark.django_db
+def test_the_shipped_policy_turns_on_every_detector_and_the_log_names_each():
+    """A category detection knows but no policy version enables never runs: each new
+    detector ships with the migration that publishes a version turning it on."""
+    from review.models import Policy
+    from review.pdf.patterns import ALL_CATEGORIES
+    from review.selectors import CATEGORY_WORDS
+
+    latest = Policy.objects.order_by("-version").first()
+
+    assert set(ALL_CATEGORIES) <= set(latest.categories)
+    assert set(ALL_CATEGORIES) <= set(CATEGORY_WORDS)

@@ -29,6 +29,9 @@ DOB = "dob"
 ACCOUNT_NUMBER = "account_number"
 POLICY_NUMBER = "policy_number"
 MEDICAL_RECORD = "medical_record"
+PASSPORT_NUMBER = "passport_number"
+DRIVER_LICENSE = "driver_license"
+A_NUMBER = "a_number"  # US alien registration number (immigration files)
 IP_ADDRESS = "ip_address"
 ITIN = "itin"
 UK_NINO = "uk_nino"
@@ -51,6 +54,9 @@ PATTERN_CATEGORIES: tuple[str, ...] = (
     ACCOUNT_NUMBER,
     POLICY_NUMBER,
     MEDICAL_RECORD,
+    PASSPORT_NUMBER,
+    DRIVER_LICENSE,
+    A_NUMBER,
     IP_ADDRESS,
     ITIN,
     UK_NINO,
@@ -415,17 +421,35 @@ def _find_dob(text: str) -> Iterator[Hit]:
 
 
 _ID_SUFFIX = r"\.?\s*(?:number|num\.?|no\.?|\#|id)"
-# One pass for the three cue-led identifiers; the named group that matched is the
-# category. "policy" alone is too common a word, so it needs its "number"/"no"/"#".
+# One pass for the cue-led identifiers; the named group that matched is the category.
+# "policy" alone is too common a word, so it needs its "number"/"no"/"#"; an A-Number
+# is written "A-Number", "A#", "Alien Registration No." or "USCIS #".
 _ID = re.compile(
-    rf"""(?=[aApPmM])\b(?:
+    rf"""(?=[aApPmMdDuU])\b(?:
         (?P<account_number>account|acct|a/c){_ID_SUFFIX}?
       | (?P<policy_number>policy){_ID_SUFFIX}
       | (?P<medical_record>MRN|medical\s+record){_ID_SUFFIX}?
+      | (?P<passport_number>passport){_ID_SUFFIX}?
+      | (?P<driver_license>(?:driver[’']?s?|driving)\s+licen[cs]e{_ID_SUFFIX}?|D\.?L{_ID_SUFFIX})
+      | (?P<a_number>A-?(?:number|num\.?|no\.)|A\#|alien(?:\s+registration)?{_ID_SUFFIX}
+          |USCIS{_ID_SUFFIX})
     )\s*[:\#.]?\s*(?P<value>[A-Z0-9][A-Z0-9-]*[0-9][A-Z0-9-]*)""",
     re.I | re.X,
 )
-_ID_KEYWORDS = ("account", "acct", "a/c", "policy", "mrn", "medical")
+_ID_KEYWORDS = (
+    *("account", "acct", "a/c", "policy", "mrn", "medical", "passport", "licen", "dl"),
+    *("a-n", "a#", "alien", "uscis"),
+)
+_ID_CATEGORIES = (
+    ACCOUNT_NUMBER,
+    POLICY_NUMBER,
+    MEDICAL_RECORD,
+    PASSPORT_NUMBER,
+    DRIVER_LICENSE,
+    A_NUMBER,
+)
+# An A-Number has eight or nine digits, an "A" before them or not ("A012-345-678").
+_A_NUMBER = re.compile(r"A?-?\d{3}-?\d{3}-?\d{2,3}", re.I)
 
 
 def _find_ids(text: str) -> Iterator[Hit]:
@@ -434,11 +458,22 @@ def _find_ids(text: str) -> Iterator[Hit]:
         return
     for m in _ID.finditer(text):
         value = m["value"].rstrip("-")
+        category = next(c for c in _ID_CATEGORIES if m[c])
         # Five digits at least: "account for 2023" must not become an account number.
         if len(digits_of(value)) >= 5 and len(value) <= 30:
-            category = next(c for c in (ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD) if m[c])
-            start = m.start("value")
-            yield Hit(category, start, start + len(value), 0.7, f"cue.{category}", value.upper())
+            start, end = m.start("value"), m.start("value") + len(value)
+            if category == A_NUMBER and not _A_NUMBER.fullmatch(value):
+                yield Hit(
+                    A_NUMBER,
+                    start,
+                    end,
+                    0.3,
+                    "cue.a_number_invalid",
+                    value.upper(),
+                    CUE_BUT_INVALID,
+                )
+            else:
+                yield Hit(category, start, end, 0.7, f"cue.{category}", value.upper())
 
 
 _HEX_COLON = frozenset("0123456789abcdefABCDEF:.")
@@ -480,7 +515,7 @@ DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[Hit]]], ...] = (
     (frozenset({EMAIL}), _find_email),
     (frozenset({IBAN}), _find_iban),
     (frozenset({DOB}), _find_dob),
-    (frozenset({ACCOUNT_NUMBER, POLICY_NUMBER, MEDICAL_RECORD}), _find_ids),
+    (frozenset(_ID_CATEGORIES), _find_ids),
     (frozenset({IP_ADDRESS}), _find_ipv6),
     (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
     (frozenset({ADDRESS}), _find_addresses),

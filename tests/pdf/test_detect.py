@@ -411,6 +411,15 @@ def test_date_without_nearby_birth_cue_is_not_marked(line: str) -> None:
         ("Policy number POL-2023-000123", "policy_number", "POL-2023-000123"),
         ("MRN 00482913", "medical_record", "00482913"),
         ("Medical record # A1234567", "medical_record", "A1234567"),
+        ("Passport No. 123456789 issued 2019", "passport_number", "123456789"),
+        ("passport number: C01X00T47", "passport_number", "C01X00T47"),
+        ("Driver's License # S530-1234-5678", "driver_license", "S530-1234-5678"),
+        ("DL No: D1234567", "driver_license", "D1234567"),
+        ("driving licence MORGA753116SM9IJ", "driver_license", "MORGA753116SM9IJ"),
+        ("A-Number: A012-345-678", "a_number", "A012-345-678"),
+        ("A# 012345678", "a_number", "012345678"),
+        ("Alien Registration No. A123456789", "a_number", "A123456789"),
+        ("USCIS # 987-654-321", "a_number", "987-654-321"),
     ],
 )
 def test_identifier_after_cue_is_marked(line: str, category: str, value: str) -> None:
@@ -424,11 +433,29 @@ def test_identifier_after_cue_is_marked(line: str, category: str, value: str) ->
         "Policy 12 applies",
         "The account holder signed",
         "MRN pending",
+        "a passport photo from 2019",
+        "the DL 2023 update",
+        "Driver's licence suspended in 2021",
     ],
 )
 def test_cue_word_without_identifier_is_not_marked(line: str) -> None:
     found = categories_found([line])
-    assert not {"account_number", "policy_number", "medical_record"} & set(found)
+    assert not {
+        "account_number",
+        "policy_number",
+        "medical_record",
+        "passport_number",
+        "driver_license",
+        "a_number",
+    } & set(found)
+
+
+def test_an_a_number_after_its_label_that_is_too_short_is_proposed_weakly() -> None:
+    result = detect(simple_pdf(["A-Number: 12345 (as written on the form)"]), policy())
+
+    (mark,) = [m for m in result.marks if m.category == "a_number"]
+    assert mark.confidence < 0.5
+    assert mark.needs_manual_review == "follows_cue_not_valid"
 
 
 @pytest.mark.parametrize(
