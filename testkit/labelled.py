@@ -40,10 +40,12 @@ from faker import Faker
 from review.pdf.detect import HIDDEN_CONTENT, NEEDS_MANUAL_REVIEW
 from review.pdf.geometry import Box, page_rect
 from review.pdf.patterns import (
+    A_NUMBER,
     ACCOUNT_NUMBER,
     ADDRESS,
     CARD,
     DOB,
+    DRIVER_LICENSE,
     EIN,
     EMAIL,
     IBAN,
@@ -51,6 +53,7 @@ from review.pdf.patterns import (
     LOCATION,
     MEDICAL_RECORD,
     ORGANIZATION,
+    PASSPORT_NUMBER,
     PERSON,
     PHONE,
     POLICY_NUMBER,
@@ -71,7 +74,8 @@ ROTATED = "rotated"
 WRAPPED = "wrapped"
 TABLE = "table"
 SCANNED = "scanned"
-ALL_LAYOUTS: tuple[str, ...] = (PLAIN, TWO_COLUMN, ROTATED, WRAPPED, TABLE, SCANNED)
+RECORDS = "records"  # an e-mail header, record fields, a court caption, a party table
+ALL_LAYOUTS: tuple[str, ...] = (PLAIN, TWO_COLUMN, ROTATED, WRAPPED, TABLE, SCANNED, RECORDS)
 
 # The pattern categories the corpus labels (the detectors know more).
 PATTERN_CATEGORIES: tuple[str, ...] = (
@@ -99,6 +103,9 @@ UNSCORED_CATEGORIES: frozenset[str] = frozenset(
         ACCOUNT_NUMBER,
         POLICY_NUMBER,
         MEDICAL_RECORD,
+        PASSPORT_NUMBER,
+        DRIVER_LICENSE,
+        A_NUMBER,
     }
 )
 
@@ -1049,6 +1056,95 @@ def _form(f: _Facts) -> tuple[pymupdf.Document, list[Label]]:
     return doc, labels
 
 
+_PARTICLES = frozenset("van von der den de del della di da dos das du la le los las y bin".split())
+
+
+def _surname_at(name: str, locale: str) -> int:
+    """Where the surname of `name` starts, in words: the last word, the last two in
+    Spain, the particles before them included ("Hans von der Dellen")."""
+    words = name.split()
+    start = len(words) - (2 if locale == "es_ES" else 1)
+    while start > 1 and words[start - 1] in _PARTICLES:
+        start -= 1
+    return start
+
+
+def _surname(name: str, locale: str) -> str:
+    return " ".join(name.split()[_surname_at(name, locale) :])
+
+
+def _surname_first(name: str, locale: str) -> str:
+    """ "Jane Doe" as a record or an address book writes it: "Doe, Jane"."""
+    words = name.split()
+    start = _surname_at(name, locale)
+    return f"{' '.join(words[start:])}, {' '.join(words[:start])}"
+
+
+def _records(f: _Facts) -> tuple[pymupdf.Document, list[Label]]:
+    """Records as a production holds them: an e-mail's header with its address list,
+    record fields naming people (surname first, in capitals), a court caption, a party
+    table, and the people's surnames alone in the text."""
+    doc = pymupdf.open()
+    width, height = _page_size(f.locale)
+    fontsize = 9.5
+    page = doc.new_page(width=width, height=height)
+    complainant, witness, officer = f.complainant, f.witness, f.officer
+    paras = [
+        _Para((f"Records released under request {f.case_reference}",), bold=True, scale=1.2),
+        _Para(("From: ", Plant(PERSON, _surname_first(officer, f.locale)), f" ({f.authority})")),
+        _Para(("Sent: ", f.dates[0])),
+        _Para(
+            (
+                "To: ",
+                Plant(PERSON, _surname_first(complainant, f.locale)),
+                " <",
+                Plant(EMAIL, f.email),
+                ">; ",
+                Plant(PERSON, _surname_first(witness, f.locale)),
+            )
+        ),
+        _Para((f"Subject: RE: your request {f.case_reference}",)),
+        _Para(
+            (
+                "Complainant: ",
+                Plant(PERSON, _surname_first(complainant, f.locale).upper()),
+                f" (DOB {f.birth_date})",
+            )
+        ),
+        _Para(("Witness: ", Plant(PERSON, witness), ", tel ", Plant(PHONE, f.witness_phone))),
+        _Para((Plant(PERSON, complainant.upper()), " and ", Plant(PERSON, witness.upper()), ",")),
+        _Para(("Plaintiffs,",)),
+        _Para(("v.",)),
+        _Para((f"{f.company},",)),
+        _Para(("Defendant.",)),
+        _Para(
+            (
+                f"On {f.dates[1]} {f.title} ",
+                Plant(PERSON, _surname(complainant, f.locale)),
+                " met ",
+                Plant(PERSON, witness),
+                " at the office. ",
+                Plant(PERSON, _surname(witness, f.locale)),
+                " confirmed the meeting in writing.",
+            )
+        ),
+    ]
+    frame = _Frame(_MARGIN, _MARGIN, width - _MARGIN, height - _MARGIN)
+    lines, y = _set(paras, [frame], fontsize)
+    inner = width - 2 * _MARGIN
+    columns = [_MARGIN + inner * share for share in (0, 0.45, 0.7, 1.0)]
+    rows: list[Sequence[Segment]] = [
+        ("Party", "Role", "Telephone"),
+        (Plant(PERSON, complainant), "complainant", Plant(PHONE, f.phone)),
+        (Plant(PERSON, witness), "witness", Plant(PHONE, f.witness_phone)),
+        (Plant(PERSON, officer), "case officer", ""),
+    ]
+    table, y = _table(page, rows, columns, y + 8, fontsize, bold_row=True)
+    if y > height - _MARGIN:
+        raise AssertionError("records do not fit their page")
+    return doc, _write(page, lines + table, 0)
+
+
 def _rasterised(doc: pymupdf.Document, dpi: int = 200) -> pymupdf.Document:
     """Every page as a grey picture of itself, same size, no text layer: a scan."""
     out = pymupdf.open()
@@ -1070,6 +1166,8 @@ def _build(f: _Facts, layout: str) -> tuple[bytes, list[Label]]:
         doc, labels = _two_column(f)
     elif layout == TABLE:
         doc, labels = _form(f)
+    elif layout == RECORDS:
+        doc, labels = _records(f)
     elif layout == SCANNED:
         # Labels are measured on the text page; the scan keeps the same geometry.
         text_doc, labels = _single_column(f, fontsize=10.0)

@@ -14,7 +14,8 @@ _NOT_NAME_WORDS = frozenset(
     "officer manager director clerk secretary department authority council office address "
     "name phone telephone email date signature applicant complainant requester case file "
     "reference subject inc ltd llc gmbh plc sa the team unit service services records "
-    "centre center plan group board committee division bureau agency staff all".split()
+    "centre center plan group board committee division bureau agency staff all kg ag sarl "
+    "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role".split()
 )
 
 
@@ -39,7 +40,8 @@ _TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 # name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
 # "Judge" are names too, and a title kept is only redacted with its name.
 _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
-    "witness plaintiff defendant claimant respondent appellant petitioner tenant "
+    "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
+    "respondent respondents appellant petitioner tenant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
     "nhs ni nino ref mrn cc bcc from to sent attn".split()
 )

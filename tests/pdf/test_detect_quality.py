@@ -3,8 +3,8 @@
 category, the corpus's determinism and the honesty of its labels, and the scoring
 itself on hand-made marks.
 
-The slice is one case file per locale in the plain and wrapped layouts plus one
-scanned page; `bench/detect_quality.py` runs the whole corpus and prints the table.
+The slice is one case file per locale in the plain, wrapped and records layouts plus
+one scanned page; `bench/detect_quality.py` runs the whole corpus and prints the table.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from testkit.labelled import (
     PATTERN_CATEGORIES,
     PERSON,
     PLAIN,
+    RECORDS,
     ROTATED,
     SCANNED,
     TABLE,
@@ -45,7 +46,7 @@ SEED = 0
 
 def quality_slice(seed: int = SEED) -> list[LabelledDoc]:
     return [
-        *labelled_documents(seed, layouts=(PLAIN, WRAPPED)),
+        *labelled_documents(seed, layouts=(PLAIN, WRAPPED, RECORDS)),
         *labelled_documents(seed, layouts=(SCANNED,), locales=("en_US",)),
     ]
 
@@ -134,7 +135,7 @@ def squash(text: str) -> str:
     return re.sub(r"\s", "", text)
 
 
-@pytest.mark.parametrize("layout", [PLAIN, WRAPPED, ROTATED, TABLE, TWO_COLUMN])
+@pytest.mark.parametrize("layout", [PLAIN, WRAPPED, ROTATED, TABLE, TWO_COLUMN, RECORDS])
 def test_every_label_lies_on_its_value(layout: str) -> None:
     """Read back from the text layer, a label's rectangles hold its value (split across
     lines in the wrapped layout), in every layout with a text layer."""
