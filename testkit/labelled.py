@@ -40,23 +40,18 @@ from faker import Faker
 from review.pdf.detect import HIDDEN_CONTENT, NEEDS_MANUAL_REVIEW
 from review.pdf.geometry import Box, page_rect
 from review.pdf.patterns import (
-    A_NUMBER,
-    ACCOUNT_NUMBER,
     ADDRESS,
     CARD,
     DOB,
-    DRIVER_LICENSE,
     EIN,
     EMAIL,
     IBAN,
+    ID_CATEGORIES,
     IP_ADDRESS,
     LOCATION,
-    MEDICAL_RECORD,
     ORGANIZATION,
-    PASSPORT_NUMBER,
     PERSON,
     PHONE,
-    POLICY_NUMBER,
     SEARCH_TERM,
     SSN,
     UK_NHS,
@@ -100,12 +95,7 @@ UNSCORED_CATEGORIES: frozenset[str] = frozenset(
         LOCATION,
         ORGANIZATION,
         DOB,
-        ACCOUNT_NUMBER,
-        POLICY_NUMBER,
-        MEDICAL_RECORD,
-        PASSPORT_NUMBER,
-        DRIVER_LICENSE,
-        A_NUMBER,
+        *ID_CATEGORIES,
     }
 )
 

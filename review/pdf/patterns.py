@@ -32,6 +32,15 @@ MEDICAL_RECORD = "medical_record"
 PASSPORT_NUMBER = "passport_number"
 DRIVER_LICENSE = "driver_license"
 A_NUMBER = "a_number"  # US alien registration number (immigration files)
+# The identifiers read after their label ("Account no.", "Passport No.", "A-Number").
+ID_CATEGORIES: tuple[str, ...] = (
+    ACCOUNT_NUMBER,
+    POLICY_NUMBER,
+    MEDICAL_RECORD,
+    PASSPORT_NUMBER,
+    DRIVER_LICENSE,
+    A_NUMBER,
+)
 IP_ADDRESS = "ip_address"
 ITIN = "itin"
 UK_NINO = "uk_nino"
@@ -51,12 +60,7 @@ PATTERN_CATEGORIES: tuple[str, ...] = (
     IBAN,
     EIN,
     DOB,
-    ACCOUNT_NUMBER,
-    POLICY_NUMBER,
-    MEDICAL_RECORD,
-    PASSPORT_NUMBER,
-    DRIVER_LICENSE,
-    A_NUMBER,
+    *ID_CATEGORIES,
     IP_ADDRESS,
     ITIN,
     UK_NINO,
@@ -440,14 +444,6 @@ _ID_KEYWORDS = (
     *("account", "acct", "a/c", "policy", "mrn", "medical", "passport", "licen", "dl"),
     *("a-n", "a#", "alien", "uscis"),
 )
-_ID_CATEGORIES = (
-    ACCOUNT_NUMBER,
-    POLICY_NUMBER,
-    MEDICAL_RECORD,
-    PASSPORT_NUMBER,
-    DRIVER_LICENSE,
-    A_NUMBER,
-)
 # An A-Number has eight or nine digits, an "A" before them or not ("A012-345-678").
 _A_NUMBER = re.compile(r"A?-?\d{3}-?\d{3}-?\d{2,3}", re.I)
 
@@ -458,7 +454,7 @@ def _find_ids(text: str) -> Iterator[Hit]:
         return
     for m in _ID.finditer(text):
         value = m["value"].rstrip("-")
-        category = next(c for c in _ID_CATEGORIES if m[c])
+        category = next(c for c in ID_CATEGORIES if m[c])
         # Five digits at least: "account for 2023" must not become an account number.
         if len(digits_of(value)) >= 5 and len(value) <= 30:
             start, end = m.start("value"), m.start("value") + len(value)
@@ -515,7 +511,7 @@ DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[Hit]]], ...] = (
     (frozenset({EMAIL}), _find_email),
     (frozenset({IBAN}), _find_iban),
     (frozenset({DOB}), _find_dob),
-    (frozenset(_ID_CATEGORIES), _find_ids),
+    (frozenset(ID_CATEGORIES), _find_ids),
     (frozenset({IP_ADDRESS}), _find_ipv6),
     (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
     (frozenset({ADDRESS}), _find_addresses),
