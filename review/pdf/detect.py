@@ -32,7 +32,7 @@ from review.pdf.columns import NAME_COLUMN_CONFIDENCE, column_names
 # The policy is part of detection's interface: callers build one, admins check settings.
 from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
 from review.pdf.detection_policy import detection_settings_errors as detection_settings_errors
-from review.pdf.entities import every_occurrence
+from review.pdf.entities import every_occurrence, every_occurrence_of_cued_numbers
 from review.pdf.finder import Finder
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, layers_on, page_hidden
@@ -380,6 +380,9 @@ def detect(
             every_occurrence(found, texts, policy) if policy.ner else ([], [], {})
         )
         found.extend(added)
+        numbers, number_groups = every_occurrence_of_cued_numbers(found, texts, policy)
+        found.extend(numbers)
+        entity_groups.update(number_groups)
         for f in found:
             f.boxes = [
                 _rounded(normalize(crops[f.page], cast(pymupdf.Rect, Box(*r)))) for r in f.rects

@@ -3,7 +3,9 @@ language model found once, in this document or in another of the submission, is
 proposed wherever it is written, in the forms people write it (possessive, any case,
 the surname after a title, surname first ("DOE, JANE"), "J. Doe" for "Jane Doe" where
 no one else is "J. Doe", the surname alone where it is no one else's: "Thompson said",
-"Patel's"), and all its places form one group the reviewer decides with one key."""
+"Patel's"), and all its places form one group the reviewer decides with one key. So is a
+number proposed for its label alone: valid in no plan ("Tel. 01632 960375"), it is still
+the same number in a table's cell or a list without its label."""
 
 from __future__ import annotations
 
@@ -14,7 +16,15 @@ from dataclasses import dataclass, replace
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.names import PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
-from review.pdf.patterns import LOCATION, NER_CATEGORIES, ORGANIZATION, PERSON, Hit, squash
+from review.pdf.patterns import (
+    CUE_BUT_INVALID,
+    LOCATION,
+    NER_CATEGORIES,
+    ORGANIZATION,
+    PERSON,
+    Hit,
+    squash,
+)
 
 _POSSESSIVE = r"(?:['’]s)?"
 _POSSESSIVE_END = re.compile(r"['’]s?$")
@@ -235,3 +245,48 @@ def every_occurrence(
                 groups[id(f)] = group
                 added.append(f)
     return entities, added, groups
+
+
+# Between the characters of a number as written: nothing, or a separator or two ("(0115) 49").
+_NUMBER_GAP = r"[ .()/-]{0,2}"
+
+
+def every_occurrence_of_cued_numbers(
+    found: list[Found], texts: list[tuple[int, PageText, str]], policy: DetectionPolicy
+) -> tuple[list[Found], dict[int, str]]:
+    """A number proposed weakly for its label alone (`CUE_BUT_INVALID`) proposed, as
+    weakly and for the same reason, wherever else it is written, however separated; all
+    its places one group: (the new finds, group by id() of a find)."""
+    numbers: dict[tuple[str, str], list[Found]] = {}
+    for f in found:
+        if f.reason == CUE_BUT_INVALID and f.source in (SOURCE_TEXT, SOURCE_OCR):
+            numbers.setdefault((f.hit.category, f.hit.normalized), []).append(f)
+    added: list[Found] = []
+    groups: dict[int, str] = {}
+    for (category, normalized), known in numbers.items():
+        group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
+        chars = [c for c in normalized if c.isalnum()]
+        pattern = re.compile(
+            r"(?<![\w+])" + _NUMBER_GAP.join(map(re.escape, chars)) + r"(?![\w])", re.I
+        )
+        for index, page_text, source in texts:
+            for m in pattern.finditer(page_text.text):
+                if any(
+                    f.page == index and f.hit.start < m.end() and m.start() < f.hit.end
+                    for f in found
+                ):
+                    continue  # read already, as this number or as something stronger
+                rects = page_text.boxes(m.start(), m.end())
+                if rects:
+                    hit = replace(
+                        known[0].hit,
+                        start=m.start(),
+                        end=m.end(),
+                        detector=known[0].hit.detector + ">every_occurrence",
+                    )
+                    added.append(
+                        Found(index, rects, hit, source, known[0].text_hash, CUE_BUT_INVALID)
+                    )
+        for f in [*known, *(a for a in added if a.hit.normalized == normalized)]:
+            groups[id(f)] = group
+    return added, groups

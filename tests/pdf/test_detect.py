@@ -326,6 +326,30 @@ def test_a_national_insurance_number_after_its_label_that_breaks_the_rules_is_pr
     assert mark.needs_manual_review == "follows_cue_not_valid"
 
 
+def test_a_number_proposed_for_its_label_is_proposed_where_it_stands_without_it() -> None:
+    """A number valid in no plan, proposed weakly after its label, is the same number in
+    a contact log's cell or a copy written otherwise: one group."""
+    pdf = simple_pdf(
+        [
+            "Witness: June Morris, tel 01632 960375",
+            "Contact log",
+            "(01632) 960 375",
+            "SSN 219-09-9999 on the form; the copy reads 219 09 9999.",
+            "Order 2190999990 shipped",
+        ]
+    )
+
+    result = detect(pdf, policy(phone_regions=("US", "GB")))
+
+    weak: dict[str, list[str]] = defaultdict(list)
+    for mark in result.marks:
+        assert mark.needs_manual_review == "follows_cue_not_valid"
+        weak[mark.category].append(mark.group)
+    assert len(weak["phone"]) == 2 and len(set(weak["phone"])) == 1
+    assert len(weak["ssn"]) == 2 and len(set(weak["ssn"])) == 1
+    assert set(weak) == {"phone", "ssn"}
+
+
 def test_a_day_after_a_phone_word_is_not_a_phone() -> None:
     lines = ["Notes from the call on 14 June: the tenant rang back on 16 June."]
 
