@@ -258,23 +258,22 @@ def every_occurrence_of_cued_numbers(
     weakly and for the same reason, wherever else it is written, however separated; all
     its places one group: (the new finds, group by id() of a find)."""
     numbers: dict[tuple[str, str], list[Found]] = {}
+    read: dict[int, list[tuple[int, int]]] = {}  # by page, the spans read already
     for f in found:
+        read.setdefault(f.page, []).append((f.hit.start, f.hit.end))
         if f.reason == CUE_BUT_INVALID and f.source in (SOURCE_TEXT, SOURCE_OCR):
             numbers.setdefault((f.hit.category, f.hit.normalized), []).append(f)
     added: list[Found] = []
     groups: dict[int, str] = {}
     for (category, normalized), known in numbers.items():
-        group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
         chars = [c for c in normalized if c.isalnum()]
         pattern = re.compile(
             r"(?<![\w+])" + _NUMBER_GAP.join(map(re.escape, chars)) + r"(?![\w])", re.I
         )
+        places = list(known)
         for index, page_text, source in texts:
             for m in pattern.finditer(page_text.text):
-                if any(
-                    f.page == index and f.hit.start < m.end() and m.start() < f.hit.end
-                    for f in found
-                ):
+                if any(a < m.end() and m.start() < b for a, b in read.get(index, ())):
                     continue  # read already, as this number or as something stronger
                 rects = page_text.boxes(m.start(), m.end())
                 if rects:
@@ -284,9 +283,10 @@ def every_occurrence_of_cued_numbers(
                         end=m.end(),
                         detector=known[0].hit.detector + ">every_occurrence",
                     )
-                    added.append(
+                    places.append(
                         Found(index, rects, hit, source, known[0].text_hash, CUE_BUT_INVALID)
                     )
-        for f in [*known, *(a for a in added if a.hit.normalized == normalized)]:
-            groups[id(f)] = group
+        group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
+        groups.update((id(f), group) for f in places)
+        added.extend(places[len(known) :])
     return added, groups

@@ -214,11 +214,11 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         index, name = named[1]
     whole_line = _trimmed(text, *lines[index], trim=False)
     given = _GIVEN_AFTER_COMMA.match(text, name[1])
-    if given is not None and " " not in text[name[0] : name[1]] and _opens_line(text, name[0]):
+    if given is not None and " " not in _value(text, name) and _opens_line(text, name[0]):
         surname_first = _trimmed(text, name[0], given.end(1))
         if surname_first is not None and surname_first[1] > given.start(1):
             return surname_first
-    value = text[name[0] : name[1]]
+    value = _value(text, name)
     if not plausible_name(value) or (" " not in value and name != whole_line):
         return None  # one word left of a reading cut at its ends: "Role" of "Role Phone"
     name_start, name_end = name
@@ -228,10 +228,10 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         index += 1
         next_line = _trimmed(text, *lines[index])
         whole_line = _trimmed(text, *lines[index], trim=False)
-        if next_line is None or not plausible_name(text[next_line[0] : next_line[1]]):
+        if next_line is None or not plausible_name(_value(text, next_line)):
             break  # the next cell's role or label ("Hannah Schmidt\nWitness")
         if next_line != whole_line or (
-            " " in text[name_start:name_end] and " " in text[next_line[0] : next_line[1]]
+            " " in text[name_start:name_end] and " " in _value(text, next_line)
         ):
             break  # a name wraps once, mid-name: two whole names are two people (a list)
         name_end = next_line[1]
