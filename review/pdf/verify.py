@@ -30,6 +30,11 @@ Checks (codes):
   In objects and in content streams (pages, forms, patterns, Type 3 glyphs, CMaps) only
   strings and comments are searched: names, numbers and operators are PDF vocabulary
   ("/Type/Page", "309.436 Td"), not text. Any other stream is searched whole.
+  Hyphens and dashes are one character to the search ("FOLL\u20115" on the page is
+  "(FOLL-5)" in the stream), and a token inside a longer one found counts too ("nccn" in
+  "nccn.org"). A string that ends (or starts) with a token is no hit where the next (or
+  previous) string runs it on into a word the output shows: "(external radiat)" then
+  "(ion:)" is the visible "radiation:".
   Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
@@ -45,7 +50,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -61,6 +66,11 @@ COLLATERAL_TOLERANCE = 0.002
 # Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
 BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
 STRIP = "\"'()[]{}<>.,;:!?"
+# Hyphens and dashes a font's ToUnicode map may give a hyphen byte: "FOLL\u20115" on the
+# page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
+DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
+_WORD_CHAR = re.compile(r"\w")
+_SPACE = b" \t\r\n\f\x00"
 # Keys of PyMuPDF's `Document.metadata` that it reads off the file itself ("PDF 1.7"),
 # not from its document information: nothing of the document's text.
 DERIVED_METADATA = {"format", "encryption"}
@@ -126,10 +136,10 @@ def _check(
         for rect, text in before.words:
             token = _token(text)
             if token and page_boxes.covers(rect, before.vertical):
-                redacted.add(token.casefold())
-                spellings.add(token)
-    redacted -= {_token(raw).casefold() for raw in stamps}
-    words = _words_pattern(redacted)
+                redacted.add(_fold(token))
+                spellings.update({token, token.translate(DASHES)})
+    redacted -= {_fold(_token(raw)) for raw in stamps}
+    words = _Words(redacted) if redacted else None
     # Occurrences outside every box, counted exactly as the output's are below (so "post"
     # in "post-service" counts on both sides). Hidden copies count here too: whatever of
     # them the output still holds fails the gate as `unseen_content`.
@@ -137,8 +147,7 @@ def _check(
     if words is not None:
         for page_no, before in enumerate(original_pages):
             page_boxes = boxes.get(page_no, no_boxes)
-            allowance += _occurrences(
-                words,
+            allowance += words.count(
                 (
                     text
                     for rect, text in before.words
@@ -151,12 +160,14 @@ def _check(
 
     found: Counter[str] = Counter()
     fragments: set[str] = set()  # what burn-in left of words beside a box
+    shown: set[str] = set()  # the output's words, as `_runs_on` looks them up
     out_layered = layers_on(out)
     # The source with its layers on, copied once and only if a page needs it.
     source_layered = functools.cache(lambda: layers_on(src))
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
+        shown.update(_fold(text.strip(STRIP)) for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
         under = sum(
             1
@@ -174,9 +185,7 @@ def _check(
         if words is not None:
             cut = cut_short(after, before, page_boxes)
             fragments.update(text for _, text in cut)
-            occurrences = _occurrences(
-                words, (text for rect, text in after.words if (rect, text) not in cut)
-            )
+            occurrences = words.count(text for rect, text in after.words if (rect, text) not in cut)
             hits = sum(count for token, count in occurrences.items() if token in distinctive)
             if hits:
                 failures.append(Failure("redacted_string_present", page=page_no, count=hits))
@@ -198,8 +207,8 @@ def _check(
     if over:
         failures.append(Failure("redacted_string_present", count=over))
     if distinctive:
-        written = {raw for raw in spellings if raw.casefold() in distinctive}
-        failures.extend(_side_channel_hits(out, distinctive, written, fragments))
+        written = {raw for raw in spellings if _fold(raw) in distinctive}
+        failures.extend(_side_channel_hits(out, distinctive, written, fragments, shown))
     return failures
 
 
@@ -247,11 +256,17 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
 
 
 def _side_channel_hits(
-    out: pymupdf.Document, tokens: set[str], spellings: set[str], fragments: set[str]
+    out: pymupdf.Document,
+    tokens: set[str],
+    spellings: set[str],
+    fragments: set[str],
+    shown: set[str],
 ) -> list[Failure]:
     """Search everything that is not page text: metadata, annotations, objects, streams.
     What a content stream's strings show of the `fragments` (what burn-in left of words
-    beside a box) is no occurrence, as on the page."""
+    beside a box) is no occurrence, as on the page; nor is a token that a string ends
+    (or starts) where the next (or previous) one runs it on into a word the output
+    shows (`shown`, folded)."""
     failures = []
     strings: list[str] = [
         str(value) for key, value in out.metadata.items() if value and key not in DERIVED_METADATA
@@ -264,15 +279,14 @@ def _side_channel_hits(
             strings.extend(str(value) for value in annot.info.values())
         for widget in page.widgets():
             strings.append(str(widget.field_value or ""))
-    words = _words_pattern(tokens)
-    if words is not None and any(words.search(text.casefold()) for text in strings):
+    if tokens and any(_Words(tokens).search(text) for text in strings):
         failures.append(Failure("redacted_string_present"))
 
     needles = _needles(spellings)
     # Decoded strings hold the text itself, never its hex spelling.
     text_needles = [needle for needle in needles if needle.decode == "raw"]
     written_in_syntax = syntax.syntax_streams(out)
-    left = {fragment.encode("latin-1", "replace") for fragment in fragments}
+    left = _fragments_pattern(fragments)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
         # A font descriptor's strings name its font ("Times New Roman"), not any text.
@@ -289,8 +303,8 @@ def _side_channel_hits(
         if not data:
             continue
         if xref in written_in_syntax:
-            shown = syntax.strings(syntax.kerned_joined(data))
-            hit = _found(text_needles, (_without(text, left) for text in shown))
+            texts = [_without(text, left) for text in syntax.strings(syntax.kerned_joined(data))]
+            hit = _found_unexplained(text_needles, texts, shown)
         else:  # unknown bytes (a stash, XML, script): searched whole
             hit = any(needle.found_in(data) for needle in needles)
         if hit:
@@ -298,24 +312,64 @@ def _side_channel_hits(
     return failures
 
 
-def _without(text: bytes, fragments: set[bytes]) -> bytes:
-    for fragment in fragments:
-        text = text.replace(fragment, b" ")
-    return text
+def _fold(text: str) -> str:
+    return text.translate(DASHES).casefold()
 
 
-def _words_pattern(tokens: set[str]) -> re.Pattern[str] | None:
-    """Any of `tokens` (casefolded) as a whole word in casefolded text (Unicode-aware);
-    None for no tokens."""
-    if not tokens:
+def _fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
+    """The fragments in their byte form, longest first: a short one ("/") must not break
+    up a longer one ("/ALK") before that is taken out whole."""
+    if not fragments:
         return None
-    alternatives = "|".join(re.escape(token) for token in sorted(tokens, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    forms = sorted({f.encode("latin-1", "replace") for f in fragments}, key=len, reverse=True)
+    return re.compile(b"|".join(re.escape(form) for form in forms))
 
 
-def _occurrences(words: re.Pattern[str], texts: Iterable[str]) -> Counter[str]:
-    """How often each token of `words` occurs in `texts`, by casefolded token."""
-    return Counter(words.findall(" ".join(texts).casefold()))
+def _without(text: bytes, fragments: re.Pattern[bytes] | None) -> bytes:
+    return fragments.sub(b" ", text) if fragments is not None else text
+
+
+class _Words:
+    """The redacted tokens (folded) as whole words in text, folded before the search
+    (Unicode-aware): "Ann" is not in "Annex"."""
+
+    def __init__(self, tokens: set[str]) -> None:
+        self.tokens = tokens
+        alternatives = "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+        self._inner: dict[str, list[str]] = {}
+
+    def search(self, text: str) -> bool:
+        return self.pattern.search(_fold(text)) is not None
+
+    def count(self, texts: Iterable[str]) -> Counter[str]:
+        """How often each token occurs in `texts`. The search takes the longest token at
+        each place, so the tokens inside it ("nccn" in "nccn.org") are counted with it:
+        else a token counts on one side and not on the other."""
+        found = Counter(self.pattern.findall(_fold(" ".join(texts))))
+        for match, times in list(found.items()):
+            for inner in self._inside(match):
+                found[inner] += times
+        return found
+
+    def _inside(self, match: str) -> list[str]:
+        """The tokens that stand as whole words inside the token `match`."""
+        if match not in self._inner:
+            starts = [i for i in range(len(match)) if i == 0 or not _is_word(match[i - 1])]
+            ends = [
+                j for j in range(1, len(match) + 1) if j == len(match) or not _is_word(match[j])
+            ]
+            self._inner[match] = [
+                match[i:j]
+                for i in starts
+                for j in ends
+                if i < j and (i, j) != (0, len(match)) and match[i:j] in self.tokens
+            ]
+        return self._inner[match]
+
+
+def _is_word(char: str) -> bool:
+    return _WORD_CHAR.match(char) is not None
 
 
 def _token(word: str) -> str:
@@ -346,15 +400,17 @@ class _Needle:
     decode: str  # how a neighbouring unit reads: "raw", "hex" or "hex16"
 
     def found_in(self, haystack: bytes) -> bool:
+        return next(self.places(haystack), None) is not None
+
+    def places(self, haystack: bytes) -> Iterator[tuple[int, int]]:
         start = haystack.find(self.data)
         while start >= 0:
             end = start + len(self.data)
             if not self._wordy(
                 haystack[start - self.unit : start] if start >= self.unit else b""
             ) and not self._wordy(haystack[end : end + self.unit]):
-                return True
+                yield start, end
             start = haystack.find(self.data, start + 1)
-        return False
 
     def _wordy(self, unit: bytes) -> bool:
         if len(unit) < self.unit:
@@ -388,6 +444,40 @@ def _needles(tokens: set[str]) -> list[_Needle]:
 
 def _found(needles: Sequence[_Needle], texts: Iterable[bytes]) -> bool:
     return any(needle.found_in(text) for text in texts for needle in needles)
+
+
+def _found_unexplained(needles: Sequence[_Needle], texts: list[bytes], shown: set[str]) -> bool:
+    """A needle is in one of a content stream's `texts` (in stream order), other than
+    where a string cuts a word the output shows (`_runs_on`)."""
+    return any(
+        not _runs_on(needle, texts, index, start, end, shown)
+        for index, text in enumerate(texts)
+        for needle in needles
+        for start, end in needle.places(text)
+    )
+
+
+def _runs_on(
+    needle: _Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
+) -> bool:
+    """The token at `start:end` of `texts[index]` ends (or starts) its string, the next
+    (or previous) string runs it on with a word character, and the word they make is
+    one the output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side
+    are the "radiation:" on the page, which a large gap in the TJ array or a new
+    operator cut in two. Single-byte strings only; anything else stays a hit."""
+    if needle.unit != 1:
+        return False
+    text = texts[index]
+    before = texts[index - 1] if start == 0 and index > 0 else b""
+    after = texts[index + 1] if end == len(text) and index + 1 < len(texts) else b""
+    joined, start, end = before + text + after, start + len(before), end + len(before)
+    if not (needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])):
+        return False
+    while start > 0 and joined[start - 1] not in _SPACE:
+        start -= 1
+    while end < len(joined) and joined[end] not in _SPACE:
+        end += 1
+    return _fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown
 
 
 def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:

@@ -553,3 +553,151 @@ def test_a_redacted_word_that_names_a_font_passes() -> None:
     report = verify(pdf, output.tobytes(), marks)
 
     assert report.ok, report.failures
+
+
+def _with_stream(doc: pymupdf.Document, content: str, fonts: dict[str, int] | None = None) -> None:
+    """Append `content` to page 0's contents, with `fonts` (name: xref) in its resources."""
+    page = doc[0]
+    resources = page.xref if doc.xref_get_key(page.xref, "Resources")[0] == "dict" else None
+    resources = resources or int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    prefix = "Resources/" if resources == page.xref else ""
+    for name, xref in (fonts or {}).items():
+        doc.xref_set_key(resources, f"{prefix}Font/{name}", f"{xref} 0 R")
+    xref = doc.get_new_xref()
+    doc.update_object(xref, "<<>>")
+    doc.update_stream(xref, content.encode("latin-1"))
+    existing = " ".join(f"{x} 0 R" for x in page.get_contents())
+    doc.xref_set_key(page.xref, "Contents", f"[{existing} {xref} 0 R]")
+
+
+def _helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
+    """Helvetica whose ToUnicode map reads the hyphen byte as `dash`, as fonts that
+    typeset "FOLL-5" with a non-breaking hyphen do."""
+    cmap = doc.get_new_xref()
+    doc.update_object(cmap, "<<>>")
+    doc.update_stream(
+        cmap,
+        (
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+            "/CMapName /Dashes def 1 begincodespacerange <00> <FF> endcodespacerange "
+            f"1 beginbfchar <2D> <{ord(dash):04X}> endbfchar "
+            "2 beginbfrange <20> <2C> <0020> <2E> <7E> <002E> endbfrange "
+            "endcmap CMapName currentdict /CMap defineresource pop end end"
+        ).encode(),
+    )
+    font = doc.get_new_xref()
+    doc.update_object(
+        font,
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+        f"/Encoding /WinAnsiEncoding /ToUnicode {cmap} 0 R >>",
+    )
+    return font
+
+
+def test_a_redacted_code_shown_with_a_non_breaking_hyphen_elsewhere_passes() -> None:
+    """Found on a clinical guideline: its cross-references read "FOLL\u20115" (U+2011)
+    on the page and "(FOLL-5)" in the content stream; one copy, in another font, reads
+    "FOLL-5" and is redacted. The others are visible copies, no leak."""
+    doc = _lines(["Staging in FOLL-5 for the record"])
+    font = _helvetica_writing_hyphens_as(doc, "\u2011")
+    _with_stream(doc, "BT /Dashes 11 Tf 72 300 Td (See FOLL-5 below) Tj ET", {"Dashes": font})
+    page = doc[0]
+    assert "FOLL\u20115" in [w[4] for w in page.get_text("words")]
+    marks = [_mark(page, _word_box(page, "FOLL-5"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
+
+
+def test_a_redacted_code_left_visible_with_a_non_breaking_hyphen_fails() -> None:
+    doc = _lines(["Staging in FOLL-5 for the record"])
+    marks = [_mark(doc[0], _word_box(doc[0], "FOLL-5"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    font = _helvetica_writing_hyphens_as(output, "\u2011")
+    _with_stream(output, "BT /Dashes 11 Tf 72 300 Td (See FOLL-5 below) Tj ET", {"Dashes": font})
+
+    report = verify(pdf, output.tobytes(garbage=4), marks)
+
+    assert any(f.code == "redacted_string_present" and f.page == 0 for f in report.failures)
+
+
+def test_a_redacted_word_that_starts_a_longer_redacted_token_elsewhere_passes() -> None:
+    """Both "NCCN" and "nccn.org" are redacted; "nccn.org/trials" stays visible. Counted
+    as the longer token only, the visible copy left "nccn" with no allowance, and the
+    byte search then found it in the visible line's string."""
+    doc = _lines(["Contact NCCN today", "Visit nccn.org/trials now", "Portal nccn.org members"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "NCCN")), _mark(page, _word_box(page, "nccn.org"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
+
+
+def _side_by_side(doc: pymupdf.Document, y: float, *parts: str) -> str:
+    """`parts` drawn one after another on one line, each by its own operator: the page
+    reads them as one run of text, the content stream holds them apart."""
+    x, content = 72.0, []
+    for part in parts:
+        content.append(f"BT /Helv 11 Tf {x:.3f} {792 - y} Td ({part}) Tj ET")
+        x += pymupdf.get_text_length(part, fontname="helv", fontsize=11)
+    return " ".join(content)
+
+
+def _helvetica(doc: pymupdf.Document) -> int:
+    font = doc.get_new_xref()
+    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    return font
+
+
+def test_a_redacted_word_that_a_string_cuts_from_a_longer_word_elsewhere_passes() -> None:
+    """Found on a clinical guideline: "external radiation:" drawn as "(external radiat)"
+    and "(ion: a pooled)"; the journal "Radiat Res" is redacted."""
+    doc = _lines(["Published in Radiat Res in 1995"])
+    content = _side_by_side(doc, 300, "after external radiat", "ion: a pooled analysis")
+    _with_stream(doc, content, {"Helv": _helvetica(doc)})
+    page = doc[0]
+    assert "radiation:" in [w[4] for w in page.get_text("words")]
+    marks = [_mark(page, _word_box(page, "Radiat"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
+
+
+def test_a_redacted_word_run_on_into_a_word_no_page_shows_still_fails() -> None:
+    """A redacted "Radiat" as a marked-content /ActualText, right before a string that
+    starts "ors": no page shows "Radiators", so it is no cut word, but a leak."""
+    doc = _lines(["Published in Radiat Res in 1995"])
+    marks = [_mark(doc[0], _word_box(doc[0], "Radiat"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    leak = "/Span <</ActualText (Radiat)>> BDC " + _side_by_side(output, 300, "ors were fine")
+    _with_stream(output, leak + " EMC", {"Helv": _helvetica(output)})
+
+    report = verify(pdf, output.tobytes(garbage=4), marks)
+
+    assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
+
+
+def test_what_burn_in_leaves_of_words_on_several_pages_is_no_redacted_string() -> None:
+    """Burn-in leaves "/ALK" of "STRN/ALK" and "/" of "AB/": a redacted "ALK" is in
+    neither. Taking "/" out of the byte strings before "/ALK" left an "ALK" there."""
+    doc = _lines(["Fusion STRN/ALK found here", "Term AB/ reported", "Gene ALK alone"])
+    page = doc[0]
+    both, term = _word_box(page, "STRN/ALK"), _word_box(page, "AB/")
+    strn = pymupdf.Rect(both.x0, both.y0, both.x0 + 0.5 * both.width, both.y1)
+    ab = pymupdf.Rect(term.x0, term.y0, term.x0 + 0.6 * term.width, term.y1)
+    marks = [_mark(page, strn), _mark(page, ab), _mark(page, _word_box(page, "ALK"))]
+    pdf = doc.tobytes()
+    output = _release(pdf, marks)
+    assert {"/ALK", "/"} <= {w[4] for w in _open(output)[0].get_text("words")}
+
+    report = verify(pdf, output, marks)
+
+    assert report.ok, report.failures
