@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from review.pdf.geometry import Box, display_rect, normalize, page_rect
+from review.pdf.geometry import Box, Quad, display_rect, intersects, normalize, page_rect
 from review.pdf.render import REVIEW_DPI, page_png
 
 BLACK = (0.0, 0.0, 0.0)
@@ -176,23 +176,26 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
     # Text first, each box narrowed off the lines it only grazes; then pixels, line art
-    # and the black fill over the whole box.
+    # and the black fill over the whole box. Where no box is narrowed, one pass does all.
     lines = _text_lines(page)
-    for rect in rects:
-        text_rect = _text_rect(rect, lines)
-        if not text_rect.is_empty:
-            page.add_redact_annot(text_rect, fill=False, cross_out=False)
-    page.apply_redactions(
-        images=pymupdf.PDF_REDACT_IMAGE_NONE,
-        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-    )
+    text_rects = [_text_rect(rect, lines) for rect in rects]
+    text = pymupdf.PDF_REDACT_TEXT_REMOVE
+    if text_rects != rects:
+        for text_rect in text_rects:
+            if not text_rect.is_empty:
+                page.add_redact_annot(text_rect, fill=False, cross_out=False)
+        page.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+            text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        )
+        text = pymupdf.PDF_REDACT_TEXT_NONE
     for rect in rects:
         page.add_redact_annot(rect, fill=BLACK, cross_out=False)
     page.apply_redactions(
         images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
-        text=pymupdf.PDF_REDACT_TEXT_NONE,
+        text=text,
     )
     shape = page.new_shape()
     for box, (rect, reasons) in _stamps(marks, rects).items():
@@ -200,8 +203,9 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     shape.commit()
 
 
-# A line of text: its box, and whether it runs along x (else along y; None: slanted).
-_Line = tuple[pymupdf.Rect, bool | None]
+# A line of text: its box (x0, y0, x1, y1), and whether it runs along x (else along y).
+# Slanted lines are left out: a box is never narrowed off them.
+_Line = tuple[Quad, bool]
 
 
 def _text_lines(page: pymupdf.Page) -> list[_Line]:
@@ -209,10 +213,8 @@ def _text_lines(page: pymupdf.Page) -> list[_Line]:
     for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
         for line in block.get("lines", ()):
             cos, sin = line["dir"]
-            along_x: bool | None = None  # slanted: never narrowed
             if abs(sin) < 0.01 or abs(cos) < 0.01:
-                along_x = abs(sin) < 0.01
-            lines.append((pymupdf.Rect(line["bbox"]), along_x))
+                lines.append((line["bbox"], abs(sin) < 0.01))
     return lines
 
 
@@ -226,15 +228,18 @@ def _text_rect(rect: pymupdf.Rect, lines: Sequence[_Line]) -> pymupdf.Rect:
     each line it only grazes, never past the middle of a line it holds (then the grazed
     line goes too, as before). Glyphs no line accounts for go wherever the narrowed box
     touches them."""
+    if rect.is_empty:
+        return rect
     edges = [rect.x0, rect.y0, rect.x1, rect.y1]
+    bounds = (rect.x0, rect.y0, rect.x1, rect.y1)
     held: list[tuple[int, float]] = []
     for box, along_x in lines:
-        if along_x is None or not box.intersects(rect):
+        if box[0] >= box[2] or box[1] >= box[3] or not intersects(box, bounds):
             continue
         axis = 1 if along_x else 0  # across the line: y for a line along x
         low, high = box[axis], box[axis + 2]
         middle = (low + high) / 2
-        if rect[axis] <= middle <= rect[axis + 2]:
+        if bounds[axis] <= middle <= bounds[axis + 2]:
             held.append((axis, middle))
         elif middle < rect[axis]:
             edges[axis] = max(edges[axis], high + _CLEAR)

@@ -11,7 +11,7 @@ visible words away from every box an output page lost (`missing`). Rectangles ar
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -32,6 +32,11 @@ class PageWords:
     hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
+        if not self.hidden:
+            return self.words
+        return self._not_hidden()
+
+    def _not_hidden(self) -> Iterator[tuple[Quad, str]]:
         for rect, text in self.words:
             if not _mostly_hidden(rect, self.hidden, self.vertical):
                 yield rect, text
@@ -53,12 +58,19 @@ def _runs_down(words: Sequence[_RawWord]) -> bool:
     by the axis along which it lies from the line's first word."""
     first: dict[tuple[int, int], tuple[float, float]] = {}
     down = across = 0
+    half = len(words) / 2  # more votes than the rest can outweigh: the count is settled
     for x0, y0, x1, y1, _, block, line, _ in words:
-        start = first.setdefault((block, line), (x0 + x1, y0 + y1))
-        if abs(y0 + y1 - start[1]) > abs(x0 + x1 - start[0]):
+        start = first.get((block, line))
+        if start is None:
+            first[block, line] = (x0 + x1, y0 + y1)
+        elif abs(y0 + y1 - start[1]) > abs(x0 + x1 - start[0]):
             down += 1
+            if down > half:
+                return True
         elif (x0 + x1, y0 + y1) != start:
             across += 1
+            if across >= half:
+                return False
     return down > across
 
 
@@ -81,15 +93,18 @@ class Boxes:
 
     def __init__(self, quads: list[Quad]) -> None:
         self.quads = quads
+        # Each box as `_axes` gives it, for lines along x and for lines along y.
+        self._by_axes = ([_axes(q, False) for q in quads], [_axes(q, True) for q in quads])
 
     def covers(self, rect: Quad, vertical: bool) -> bool:
         """The word is under some box: across its line the box holds the word's centre
         (line boxes include the leading, so on tight lines a neighbour's reaches into the
         box), and along it they overlap by more than the tolerance."""
+        if not self.quads:
+            return False
         start, end, top, bottom = _axes(rect, vertical)
         centre = (top + bottom) / 2
-        for box in self.quads:
-            box_start, box_end, box_top, box_bottom = _axes(box, vertical)
+        for box_start, box_end, box_top, box_bottom in self._by_axes[vertical]:
             if box_top <= centre <= box_bottom and (
                 min(end, box_end) - max(start, box_start) > TOLERANCE_PT
             ):
