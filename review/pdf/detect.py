@@ -97,6 +97,8 @@ class DetectionResult:
     # (category, text) of each named entity proposed, for the submission's other
     # documents (`DetectionPolicy.known_entities`). Matched text: never store it.
     entities: tuple[tuple[str, str], ...] = ()
+    # Each number proposed for its label, for the same (`DetectionPolicy.known_numbers`).
+    numbers: tuple[Hit, ...] = ()
 
 
 # ------------------------------------------------------------------------- driver
@@ -380,7 +382,9 @@ def detect(
             every_occurrence(found, texts, policy) if policy.ner else ([], [], {})
         )
         found.extend(added)
-        numbers, number_groups = every_occurrence_of_cued_numbers(found, texts, policy)
+        numbers, cued_numbers, number_groups = every_occurrence_of_cued_numbers(
+            found, texts, policy
+        )
         found.extend(numbers)
         entity_groups.update(number_groups)
         for f in found:
@@ -419,6 +423,7 @@ def detect(
         pages_ocred=tuple(pages_ocred),
         pages_without_text=tuple(pages_without_text),
         entities=tuple((e.category, " ".join(e.tokens)) for e in entities),
+        numbers=tuple(cued_numbers),
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from review.pdf import nlp
-from review.pdf.patterns import ALL_CATEGORIES, SEARCH_TERM
+from review.pdf.patterns import ALL_CATEGORIES, SEARCH_TERM, Hit
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +39,9 @@ class DetectionPolicy:
     # (category, text) of entities found in the other documents of the submission:
     # proposed wherever they occur here too. In memory only, never stored.
     known_entities: tuple[tuple[str, str], ...] = ()
+    # The numbers found for their labels in the other documents (their hits, placed
+    # nowhere): proposed wherever they occur here too. In memory only, never stored.
+    known_numbers: tuple[Hit, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.salt:

@@ -4,8 +4,9 @@ proposed wherever it is written, in the forms people write it (possessive, any c
 the surname after a title, surname first ("DOE, JANE"), "J. Doe" for "Jane Doe" where
 no one else is "J. Doe", the surname alone where it is no one else's: "Thompson said",
 "Patel's"), and all its places form one group the reviewer decides with one key. So is a
-number proposed for its label alone: valid in no plan ("Tel. 01632 960375"), it is still
-the same number in a table's cell or a list without its label."""
+number proposed for its label: an identifier ("MRN: 4829173" is the patient's number in
+the lab sheet's "4829173" too), or one valid in no plan ("Tel. 01632 960375"), which is
+still the same number in a table's cell or a list without its label."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.identifiers import ID_CATEGORIES
 from review.pdf.names import PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
@@ -253,19 +255,28 @@ _NUMBER_GAP = r"[ .()/-]{0,2}"
 
 def every_occurrence_of_cued_numbers(
     found: list[Found], texts: list[tuple[int, PageText, str]], policy: DetectionPolicy
-) -> tuple[list[Found], dict[int, str]]:
-    """A number proposed weakly for its label alone (`CUE_BUT_INVALID`) proposed, as
-    weakly and for the same reason, wherever else it is written, however separated; all
-    its places one group: (the new finds, group by id() of a find)."""
+) -> tuple[list[Found], list[Hit], dict[int, str]]:
+    """A number proposed for its label (an identifier, or a number valid in no plan and
+    proposed weakly, `CUE_BUT_INVALID`) proposed, as strongly and for the same reason,
+    wherever else this document writes it, however separated; so is each of
+    `policy.known_numbers`, found so in another document of the submission. All places
+    of a number form one group: (the new finds, the numbers' hits for the other
+    documents' `known_numbers`, group by id() of a find)."""
     numbers: dict[tuple[str, str], list[Found]] = {}
     read: dict[int, list[tuple[int, int]]] = {}  # by page, the spans read already
     for f in found:
         read.setdefault(f.page, []).append((f.hit.start, f.hit.end))
-        if f.reason == CUE_BUT_INVALID and f.source in (SOURCE_TEXT, SOURCE_OCR):
+        cued = f.reason == CUE_BUT_INVALID or f.hit.category in ID_CATEGORIES
+        if cued and f.source in (SOURCE_TEXT, SOURCE_OCR):
             numbers.setdefault((f.hit.category, f.hit.normalized), []).append(f)
+    elsewhere = {(hit.category, hit.normalized): hit for hit in policy.known_numbers}
+    for key in elsewhere:
+        numbers.setdefault(key, [])
     added: list[Found] = []
     groups: dict[int, str] = {}
     for (category, normalized), known in numbers.items():
+        hit = known[0].hit if known else elsewhere[category, normalized]
+        hit = replace(hit, detector=hit.detector + ">every_occurrence")
         chars = [c for c in normalized if c.isalnum()]
         pattern = re.compile(
             r"(?<![\w+])" + _NUMBER_GAP.join(map(re.escape, chars)) + r"(?![\w])", re.I
@@ -277,16 +288,11 @@ def every_occurrence_of_cued_numbers(
                     continue  # read already, as this number or as something stronger
                 rects = page_text.boxes(m.start(), m.end())
                 if rects:
-                    hit = replace(
-                        known[0].hit,
-                        start=m.start(),
-                        end=m.end(),
-                        detector=known[0].hit.detector + ">every_occurrence",
-                    )
-                    places.append(
-                        Found(index, rects, hit, source, known[0].text_hash, CUE_BUT_INVALID)
-                    )
+                    place = replace(hit, start=m.start(), end=m.end())
+                    text_hash = policy.text_hash(normalized)
+                    places.append(Found(index, rects, place, source, text_hash, hit.reason))
         group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
         groups.update((id(f), group) for f in places)
         added.extend(places[len(known) :])
-    return added, groups
+    hits = [replace(known[0].hit, start=0, end=0) for known in numbers.values() if known]
+    return added, hits, groups

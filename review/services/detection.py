@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -28,7 +28,7 @@ from review.pdf.detect import (
     detect,
 )
 from review.pdf.opencheck import pages_check
-from review.pdf.patterns import NER_CATEGORIES
+from review.pdf.patterns import NER_CATEGORIES, Hit
 from review.pdf.render import PdfUnrenderable, unrenderable_reason
 from review.priority import item_priority
 from review.selectors import mark_salt, original_bytes
@@ -40,7 +40,8 @@ from review.services.transitions import item_event_emit, item_lock, item_transit
 def detection_policy_for(document: Document) -> DetectionPolicy:
     """The document's detection settings: its policy version's, narrowed by what that
     version sets for the submission's jurisdiction, with the jurisdiction's exemption
-    codes, and the named entities of the submission's other documents."""
+    codes, and what the submission's other documents name: their named entities and
+    the numbers they label."""
     policy = Policy.objects.get(version=document.policy_version)
     submission = document.submission
     jurisdiction = submission.jurisdiction
@@ -58,35 +59,48 @@ def detection_policy_for(document: Document) -> DetectionPolicy:
         nlp_pipeline=settings.DETECTION_NLP_PIPELINE,
         phone_regions=tuple(regions),
     )
-    if not base.ner:
-        return base
-    known: set[tuple[str, str]] = set()
+    entities: set[tuple[str, str]] = set()
+    numbers: set[Hit] = set()
     for other in submission.documents.exclude(pk=document.pk).order_by("pk"):
         pdf = original_bytes(other)
         try:
             # A sibling that cannot be drawn or read (it goes to the dead-letter queue on
-            # its own) lends no names: reading it in this process could take hours or
+            # its own) lends nothing: reading it in this process could take hours or
             # fail, and it must not hold up the readable documents of its submission.
             if not _unrenderable_pages(other.source_sha256, pdf):
-                known.update(_entities_of(other.source_sha256, pdf, base))
+                found = _named_in(other.source_sha256, pdf, base)
+                entities.update(found.entities)
+                numbers.update(found.numbers)
         except DetectionError:
             continue
-    return replace(base, known_entities=tuple(sorted(known)))
+    return replace(
+        base,
+        known_entities=tuple(sorted(entities)),
+        known_numbers=tuple(sorted(numbers, key=lambda h: (h.category, h.normalized))),
+    )
 
 
-def _entities_of(sha256: str, pdf: bytes, policy: DetectionPolicy) -> tuple[tuple[str, str], ...]:
-    """The named entities detection finds in one document, kept in this process's
-    memory (never stored): every document of a submission asks for its siblings'."""
+@dataclass(frozen=True)
+class _Named:
+    entities: tuple[tuple[str, str], ...]
+    numbers: tuple[Hit, ...]
+
+
+def _named_in(sha256: str, pdf: bytes, policy: DetectionPolicy) -> _Named:
+    """What detection finds named in one document (its entities, the numbers it labels),
+    kept in this process's memory (never stored): every document of a submission asks
+    for its siblings'."""
     key = (sha256, policy.salt, policy.categories, policy.nlp_pipeline)
-    if key not in _ENTITY_CACHE:
-        if len(_ENTITY_CACHE) >= _ENTITY_CACHE_SIZE:
-            _ENTITY_CACHE.pop(next(iter(_ENTITY_CACHE)))
-        _ENTITY_CACHE[key] = detect(pdf, replace(policy, ocr=False)).entities
-    return _ENTITY_CACHE[key]
+    if key not in _NAMED_CACHE:
+        if len(_NAMED_CACHE) >= _NAMED_CACHE_SIZE:
+            _NAMED_CACHE.pop(next(iter(_NAMED_CACHE)))
+        result = detect(pdf, replace(policy, ocr=False))
+        _NAMED_CACHE[key] = _Named(result.entities, result.numbers)
+    return _NAMED_CACHE[key]
 
 
-_ENTITY_CACHE: dict[tuple[object, ...], tuple[tuple[str, str], ...]] = {}
-_ENTITY_CACHE_SIZE = 4096  # small tuples; a large submission fits
+_NAMED_CACHE: dict[tuple[object, ...], _Named] = {}
+_NAMED_CACHE_SIZE = 4096  # small tuples; a large submission fits
 
 
 def _detected_marks(result: DetectionResult) -> list[MarkFields]:
@@ -130,7 +144,7 @@ def _unrenderable_pages(sha256: str, pdf: bytes) -> tuple[PdfUnrenderable, ...]:
     siblings of a submission ask for each other's (a child process each time
     otherwise)."""
     if sha256 not in _CHECK_CACHE:
-        if len(_CHECK_CACHE) >= _ENTITY_CACHE_SIZE:
+        if len(_CHECK_CACHE) >= _NAMED_CACHE_SIZE:
             _CHECK_CACHE.pop(next(iter(_CHECK_CACHE)))
         _CHECK_CACHE[sha256] = tuple(pages_check(pdf))
     return _CHECK_CACHE[sha256]

@@ -350,6 +350,37 @@ def test_a_number_proposed_for_its_label_is_proposed_where_it_stands_without_it(
     assert set(weak) == {"phone", "ssn"}
 
 
+def test_an_identifier_proposed_for_its_label_is_proposed_where_it_stands_without_it() -> None:
+    """The patient's MRN, account and passport numbers, labelled once, are theirs in the
+    lab sheet, the billing line and the travel note too: as strong, one group each. A
+    longer number holding the digits is not the identifier."""
+    pdf = simple_pdf(
+        [
+            "MRN: 4829173",
+            "Account No. 55501234987",
+            "Passport number: 533380006",
+            "Lab sheet 4829173 collected; batch 148291730 discarded",
+            "Billing ref 555-0123-4987 settled",
+            "Travel note: document 533380006 seen",
+        ]
+    )
+
+    result = detect(pdf, policy())
+
+    groups: dict[str, set[str]] = defaultdict(set)
+    for mark in result.marks:
+        groups[mark.category].add(mark.group)
+    by_category = defaultdict(list)
+    for mark in result.marks:
+        by_category[mark.category].append(mark)
+    for category in ("medical_record", "account_number", "passport_number"):
+        marks = by_category[category]
+        assert len(marks) == 2, category
+        assert len(groups[category]) == 1, category
+        assert {m.confidence for m in marks} == {0.7}, category
+        assert {m.needs_manual_review for m in marks} == {None}, category
+
+
 def test_a_day_after_a_phone_word_is_not_a_phone() -> None:
     lines = ["Notes from the call on 14 June: the tenant rang back on 16 June."]
 

@@ -32,6 +32,30 @@ def test_a_name_found_in_one_document_is_proposed_in_another_in_the_same_group()
     assert shared.count() == 2  # "Doe" after the title and "JANE DOE"
 
 
+def _groups_of(item, category: str) -> set[str]:
+    proposal = Proposal.objects.get(document=item.document, version=1)
+    return {m.group for m in proposal.marks.filter(category=category)}
+
+
+@pytest.mark.parametrize("categories", [None, ["medical_record"]], ids=["full", "pattern_only"])
+def test_a_number_labelled_in_one_document_is_proposed_in_another_in_the_same_group(
+    categories,
+):
+    """The cover letter labels the patient's MRN; the lab sheet of the same submission
+    writes it bare. Both places are one group, in full and in pattern-only mode."""
+    if categories is not None:
+        latest = Policy.objects.order_by("-version").first()
+        latest.detection_by_jurisdiction = {"US-FED": {"categories": categories}}
+        latest.save()
+    letter = simple_pdf(["Re: records of the patient, MRN: 4829173, enclosed."])
+    sheet = simple_pdf(["Lab sheet", "Sample 4829173 collected on ward 4."])
+
+    first, second = admitted_items({"a.pdf": letter, "b.pdf": sheet})
+
+    labelled, bare = _groups_of(first, "medical_record"), _groups_of(second, "medical_record")
+    assert len(labelled) == 1 and labelled == bare
+
+
 def test_the_jurisdictions_own_detection_settings_narrow_the_policy():
     (item,) = admitted_items({"a.pdf": FIRST}, detect=False)
     latest = Policy.objects.order_by("-version").first()
