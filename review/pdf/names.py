@@ -15,7 +15,8 @@ _NOT_NAME_WORDS = frozenset(
     "name phone telephone email date signature applicant complainant requester case file "
     "reference subject inc ltd llc gmbh plc sa the team unit service services records "
     "centre center plan group board committee division bureau agency staff all kg ag sarl "
-    "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role".split()
+    "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
+    "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite".split()
 )
 
 
@@ -84,6 +85,12 @@ _ROLE_NAMED = re.compile(
 )
 # What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
 _COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
+# A company's legal form after its name, which a language model reads as a person's
+# ("Hoffmann Krause KGaA", "Pavón y Hierro S.Com."); not "M.D." after a doctor's name.
+_LEGAL_FORM_AFTER = re.compile(
+    r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA|GbR|OHG|SE|Stiftung)\b"
+    r"|(?:S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V|S\.Com|S\.Coop|S\.C\.P)\.)"
+)
 
 
 # A record's field for a person, or an e-mail's header, and the names after its colon
@@ -235,6 +242,8 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         ):
             break  # a name wraps once, mid-name: two whole names are two people (a list)
         name_end = next_line[1]
+    if _LEGAL_FORM_AFTER.match(text, name_end):
+        return None  # a company named after its founders
     return name_start, name_end
 
 

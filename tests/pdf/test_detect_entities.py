@@ -479,6 +479,33 @@ def test_a_team_signing_a_letter_is_not_a_name() -> None:
     assert not texts_by_group(pdf, detect(pdf, full()), "person")
 
 
+def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
+    """A company's legal form after the names it is made of ("Pavón y Hierro S.Com.",
+    "Hoffmann Krause KGaA") makes it no person, nor does a table's "Employer" label run
+    into the name above it; a doctor's degree after her name leaves her one."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [
+        "The claimant, Jorge Pavón, works for Pavón y Hierro S.Com. in Madrid.",
+        "He was seen by Jane Doe, M.D., who wrote to Hoffmann Krause KGaA.",
+    ]
+    for number, line in enumerate(lines):
+        page.insert_text((72, 80 + 20 * number), line, fontsize=10)
+    rows = [("Name", "Hannah Schmidt"), ("Employer", "Hoffmann Krause KGaA"), ("City", "Bonn")]
+    for number, (label, value) in enumerate(rows):
+        page.insert_text((72, 200 + 20 * number), label, fontsize=10)
+        page.insert_text((250, 200 + 20 * number), value, fontsize=10)
+    pdf = doc.tobytes()
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
+
+    assert sorted(text for texts in people for text in texts) == [
+        "Hannah Schmidt",
+        "Jane Doe",
+        "Jorge Pavón",
+    ]
+
+
 def test_a_date_is_never_proposed_as_a_place_or_an_organisation() -> None:
     pdf = simple_pdf(REPORT_LINES)
 
