@@ -16,7 +16,8 @@ _NOT_NAME_WORDS = frozenset(
     "reference subject inc ltd llc gmbh plc sa the team unit service services records "
     "centre center plan group board committee division bureau agency staff all kg ag sarl "
     "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
-    "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite".split()
+    "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
+    "statement form report summary details notice letter interview".split()
 )
 
 
@@ -82,6 +83,17 @@ _ROLE_NAMED = re.compile(
     r"son|daughter|mother|father|brother|sister|friend|colleague|caseworker|data subject)"
     rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
+)
+# A name after the person's part in the case, written as a title without an article
+# ("Plaintiff Maria Elena Ruiz alleges", "Defendant Tomasz Wójcik denies", "Witness Ines
+# Okafor saw"): the model cuts such names short or misses them. The name ends at
+# punctuation, a lower-case word or the line's end.
+_PARTY_NAMED = re.compile(
+    r"(?<![\w-])(?:Plaintiff|Defendant|Petitioner|Respondent|Appellant|Appellee|Movant|"
+    r"Claimant|Complainant|Applicant|Requester|Witness|Tenant|Landlord|Patient|Victim|"
+    r"Suspect|Decedent|Employee|Inmate|Detainee)s?[ ]"
+    rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
+    r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )
 # What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
 _COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
@@ -164,14 +176,16 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             yield start, end, 0.85, "cue.field_name"
     for start, end in _caption_parties(text):
         yield start, end, 0.85, "cue.caption_party"
-    for m in _ROLE_NAMED.finditer(text):
-        name = m[1]
-        if (
-            plausible_name(name)
-            and len(name.split()[-1]) > 1
-            and not _COMPANY_AFTER.match(text, m.end(1))
-        ):
-            yield m.start(1), m.end(1), 0.85, "cue.role_named"
+    for pattern, detector in ((_ROLE_NAMED, "cue.role_named"), (_PARTY_NAMED, "cue.party_named")):
+        for m in pattern.finditer(text):
+            name = m[1]
+            if (
+                plausible_name(name)
+                and len(name.split()[-1]) > 1
+                and not _COMPANY_AFTER.match(text, m.end(1))
+                and not _LEGAL_FORM_AFTER.match(text, m.end(1))
+            ):
+                yield m.start(1), m.end(1), 0.85, detector
     if "\n" in text:
         for pattern in (_SIGNED_NAME, _VALEDICTED_NAME):
             for m in pattern.finditer(text):

@@ -479,6 +479,28 @@ def test_a_team_signing_a_letter_is_not_a_name() -> None:
     assert not texts_by_group(pdf, detect(pdf, full()), "person")
 
 
+def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole() -> None:
+    """The model read "Maria Elena" of "Plaintiff Maria Elena Ruiz" (her surname left
+    visible), and neither "Tomasz Wójcik" nor "Ines Okafor" after their parts; a
+    document heading after a part ("Witness Statement Form") is no name."""
+    pdf = simple_pdf(
+        [
+            "Witness Statement Form",
+            "Plaintiff Maria Elena Ruiz alleges that the landlord failed to act.",
+            "Defendant Tomasz Wójcik denies each allegation.",
+            "Witness Ines Okafor saw him leave; Patient Care Plan attached.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
+
+    assert sorted(text for texts in people for text in texts) == [
+        "Ines Okafor",
+        "Maria Elena Ruiz",
+        "Tomasz Wójcik",
+    ]
+
+
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
     """A company's legal form after the names it is made of ("Pavón y Hierro S.Com.",
     "Hoffmann Krause KGaA") makes it no person, nor does a table's "Employer" label run
