@@ -56,7 +56,7 @@ PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bi
 # A name's next word: a capitalised word, after its particles if it has any.
 NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
 _TITLED_NAME = re.compile(
-    r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
+    r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
     rf"((?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,2}})"
 )
 # A signature: a line that is only a name, at a line start or after a sentence, above
@@ -70,7 +70,8 @@ _SIGNED_NAME = re.compile(
 # A signature under the valediction, on a line of its own ("Yours sincerely,\nGuy Fleury").
 _VALEDICTED_NAME = re.compile(
     r"(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
-    r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente),?[ ]*\n[ ]*"
+    r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente|signed|"
+    r"signature)[,:]?[ ]*\n[ ]*"
     rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
@@ -84,14 +85,16 @@ _ROLE_NAMED = re.compile(
     rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
 )
-# A name after the person's part in the case, written as a title without an article
-# ("Plaintiff Maria Elena Ruiz alleges", "Defendant Tomasz Wójcik denies", "Witness Ines
-# Okafor saw"): the model cuts such names short or misses them. The name ends at
-# punctuation, a lower-case word or the line's end.
+# A name after the person's part in the case or their rank, written as a title without
+# an article ("Plaintiff Maria Elena Ruiz alleges", "Defendant Tomasz Wójcik denies",
+# "Witness Ines Okafor saw", "Nurse Kateryna Bondarenko,"): the model cuts such names
+# short or misses them. The name ends at punctuation, a lower-case word or the line's end.
 _PARTY_NAMED = re.compile(
     r"(?<![\w-])(?:Plaintiff|Defendant|Petitioner|Respondent|Appellant|Appellee|Movant|"
     r"Claimant|Complainant|Applicant|Requester|Witness|Tenant|Landlord|Patient|Victim|"
-    r"Suspect|Decedent|Employee|Inmate|Detainee)s?[ ]"
+    r"Suspect|Decedent|Employee|Inmate|Detainee|Nurse|Sister|Inspector|Sergeant|Constable|"
+    r"Detective|Officer|Deputy|Agent|Judge|Justice|Reverend|Father|Pastor|Rabbi|Imam|"
+    r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC)s?\.?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )

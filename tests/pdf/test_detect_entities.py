@@ -481,14 +481,16 @@ def test_a_team_signing_a_letter_is_not_a_name() -> None:
 
 def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole() -> None:
     """The model read "Maria Elena" of "Plaintiff Maria Elena Ruiz" (her surname left
-    visible), and neither "Tomasz Wójcik" nor "Ines Okafor" after their parts; a
-    document heading after a part ("Witness Statement Form") is no name."""
+    visible), and neither "Tomasz Wójcik", "Ines Okafor" nor "Kateryna Bondarenko" after
+    their parts or ranks; a document heading after a part ("Witness Statement Form") is
+    no name."""
     pdf = simple_pdf(
         [
             "Witness Statement Form",
             "Plaintiff Maria Elena Ruiz alleges that the landlord failed to act.",
             "Defendant Tomasz Wójcik denies each allegation.",
             "Witness Ines Okafor saw him leave; Patient Care Plan attached.",
+            "According to Nurse Kateryna Bondarenko, the patient slept.",
         ]
     )
 
@@ -496,9 +498,18 @@ def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole(
 
     assert sorted(text for texts in people for text in texts) == [
         "Ines Okafor",
+        "Kateryna Bondarenko",
         "Maria Elena Ruiz",
         "Tomasz Wójcik",
     ]
+
+
+def test_a_name_under_signed_is_proposed() -> None:
+    pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
+
+    assert [text for texts in people for text in texts] == ["Sofía Hernández López"]
 
 
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
