@@ -45,7 +45,7 @@ _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
     "respondent respondents appellant petitioner tenant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
-    "nhs ni nino ref mrn cc bcc from to sent attn".split()
+    "nhs ni nino ref mrn cc bcc from to sent attn v vs".split()
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
@@ -98,6 +98,22 @@ _PARTY_NAMED = re.compile(
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )
+# A party named in a case's title ("Commonwealth v. Darnell Washington", "Ruiz v. Acme",
+# "In re the Estate of Harold P. Lindqvist", "Matter of Ana Ruiz"): a name of two words or
+# more, middle initials included. The State, the People and other public parties are no
+# names; nor is what "In re" alone names ("In re Grand Jury Subpoena").
+_CASE_NAME = rf"{NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}}"
+_CASE_PARTY = re.compile(
+    rf"(?<![\w-])(?:({_CASE_NAME})[ ]vs?\.[ ](?=[A-Z])|vs?\.[ ]({_CASE_NAME})(?![\w-])"
+    r"|(?i:estate|matter|guardianship|conservatorship|adoption|marriage)[ ]of[ ]"
+    rf"(?:the[ ])?({_CASE_NAME})(?![\w-]))"
+)
+_PUBLIC_PARTIES = frozenset(
+    "state people commonwealth united states america city county department government "
+    "republic kingdom crown regina rex board authority".split()
+)
+
+
 # What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
 _COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
 # A company's legal form after its name, which a language model reads as a person's
@@ -147,6 +163,24 @@ def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
                 yield m.span(group)
 
 
+def _case_parties(text: str) -> Iterator[tuple[int, int]]:
+    for m in _CASE_PARTY.finditer(text):
+        group = next(g for g in (1, 2, 3) if m[g])
+        name = _trimmed(text, m.start(group), m.end(group))
+        if name is None:
+            continue
+        value = text[name[0] : name[1]]
+        words = {w.strip(".,").casefold() for w in value.split()}
+        if (
+            " " in value
+            and plausible_name(value)
+            and words.isdisjoint(_PUBLIC_PARTIES)
+            and not _COMPANY_AFTER.match(text, name[1])
+            and not _LEGAL_FORM_AFTER.match(text, name[1])
+        ):
+            yield name
+
+
 def _field_names(text: str) -> Iterator[tuple[int, int]]:
     """Names of two words or more that a record's person field or an e-mail header's
     address list opens with, each entry of a list (";") its own."""
@@ -179,6 +213,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             yield start, end, 0.85, "cue.field_name"
     for start, end in _caption_parties(text):
         yield start, end, 0.85, "cue.caption_party"
+    for start, end in _case_parties(text):
+        yield start, end, 0.9, "cue.case_party"
     for pattern, detector in ((_ROLE_NAMED, "cue.role_named"), (_PARTY_NAMED, "cue.party_named")):
         for m in pattern.finditer(text):
             name = m[1]

@@ -504,6 +504,27 @@ def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole(
     ]
 
 
+def test_the_people_a_case_is_titled_after_are_proposed_and_public_parties_are_not() -> None:
+    """Criminal and probate files name people in the case's title, where the model
+    reads none of them; the State, "In re" matters and a board are no names."""
+    pdf = simple_pdf(
+        [
+            "Case: Commonwealth v. Darnell Washington",
+            "In re the Estate of Harold P. Lindqvist, deceased",
+            "Maria Elena Ruiz v. Acme Holdings LLC, No. 22-cv-114",
+            "In re Grand Jury Subpoena; Brown v. Board of Education was cited.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
+
+    assert sorted(text for texts in people for text in texts) == [
+        "Darnell Washington",
+        "Harold P. Lindqvist",
+        "Maria Elena Ruiz",
+    ]
+
+
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
