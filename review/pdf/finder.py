@@ -5,6 +5,7 @@ analyzer with the spaCy recogniser; then the search terms. Django-free."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 import phonenumbers
@@ -152,6 +153,7 @@ class Finder:
         ]
         if self.floors.get(PERSON, 2.0) <= CONTACT_NAME_CONFIDENCE:
             hits.extend(_contact_names(text, hits))
+            hits.extend(_listed_names(text, hits))
         if self.search is not None:
             hits.extend(
                 Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", squash(m[0]))
@@ -253,6 +255,36 @@ def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
             )
             people.append(name)
             yield name
+
+
+# A name written as an initial and a surname ("J. Okafor", "Ms J Kaur"), standing in a
+# list: followed by its part in brackets perhaps, then by a comma, "and" or the line's end.
+_LISTED_INITIALLED = re.compile(
+    rf"(?<![\w.-])((?:(?:{TITLES})\.?[ ])?[A-Z]\.?[ ]{NAME_WORD})"
+    r"(?=[ ]?(?:\([^()\n]{1,30}\))?(?:[,;]|[ ](?:and|&)[ ]|\.?[ ]*(?:\n|$)))"
+)
+
+
+def _listed_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
+    """The other names of a list of initials and surnames the model read two or more of
+    ("J. Okafor (chair), L. Brandt and S. Iqbal": it read the last two; one reading alone
+    may be the model's mistake, "C. Methods" of an outline's headings)."""
+    people = [h for h in hits if h.category == PERSON]
+    lines = Counter(
+        (
+            text.rfind("\n", 0, p.start) + 1,
+            end if (end := text.find("\n", p.end)) >= 0 else len(text),
+        )
+        for p in people
+        if _LISTED_INITIALLED.fullmatch(text, p.start, p.end) is not None
+    )
+    for start, end in sorted(line for line, read in lines.items() if read >= 2):
+        for m in _LISTED_INITIALLED.finditer(text, start, end):
+            a, b = m.span(1)
+            if plausible_name(m[1]) and not any(p.start < b and a < p.end for p in people):
+                name = Hit(PERSON, a, b, CONTACT_NAME_CONFIDENCE, "cue.listed_name", squash(m[1]))
+                people.append(name)
+                yield name
 
 
 _TITLE = re.compile(rf"(?:{TITLES})\.?")

@@ -94,7 +94,7 @@ _PARTY_NAMED = re.compile(
     r"Claimant|Complainant|Applicant|Requester|Witness|Tenant|Landlord|Patient|Victim|"
     r"Suspect|Decedent|Employee|Inmate|Detainee|Nurse|Sister|Inspector|Sergeant|Constable|"
     r"Detective|Officer|Deputy|Agent|Judge|Justice|Reverend|Father|Pastor|Rabbi|Imam|"
-    r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC)s?\.?[ ]"
+    r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC|DS|DI|DCI)s?\.?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )
@@ -111,6 +111,14 @@ _CASE_PARTY = re.compile(
 _PUBLIC_PARTIES = frozenset(
     "state people commonwealth united states america city county department government "
     "republic kingdom crown regina rex board authority".split()
+)
+
+
+# The name an e-mail address is written with: before it in angle brackets ("Ana Lima
+# <ana.lima@example.org>") or after it in parentheses ("ana.lima@example.org (Ana Lima)").
+_ADDRESSEE = rf"({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}})"
+_EMAIL_NAMED = re.compile(
+    rf"(?<![\w-]){_ADDRESSEE}[ ]?<[^\s<>@]+@[^\s<>@]+>|[^\s()@]+@[^\s()@]+[ ]?\({_ADDRESSEE}\)"
 )
 
 
@@ -215,6 +223,11 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
         yield start, end, 0.85, "cue.caption_party"
     for start, end in _case_parties(text):
         yield start, end, 0.9, "cue.case_party"
+    if "@" in text:
+        for m in _EMAIL_NAMED.finditer(text):
+            group = 1 if m[1] else 2
+            if plausible_name(m[group]):
+                yield m.start(group), m.end(group), 0.9, "cue.email_name"
     for pattern, detector in ((_ROLE_NAMED, "cue.role_named"), (_PARTY_NAMED, "cue.party_named")):
         for m in pattern.finditer(text):
             name = m[1]

@@ -525,6 +525,28 @@ def test_the_people_a_case_is_titled_after_are_proposed_and_public_parties_are_n
     ]
 
 
+def test_names_beside_an_email_address_and_in_a_list_of_initials_are_proposed() -> None:
+    """The model read none of "(Ana Lima)" after her address, "Tomás Ruiz" before his, nor
+    "R Evans" after his rank, and only two of three initialled names in a list; an
+    outline's lettered headings are no list of people."""
+    pdf = simple_pdf(
+        [
+            "Requester: ana.lima@example.org (Ana Lima)",
+            "From: Tomás Ruiz <t.ruiz@example.org>",
+            "Minutes: present were J. Okafor (chair), L. Brandt and S. Iqbal.",
+            "Attended: Ms J Kaur, DS R Evans",
+            "Contents: A. Introduction, B. Scope and C. Methods",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
+
+    found = {text.strip("()") for texts in people for text in texts}
+    named = {"Ana Lima", "Tomás Ruiz", "J. Okafor", "L. Brandt", "S. Iqbal", "Ms J Kaur", "R Evans"}
+    assert named <= found
+    assert not found & {"A. Introduction", "B. Scope"}
+
+
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
