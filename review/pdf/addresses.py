@@ -136,8 +136,17 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         re.compile(
             rf"(?<![\w-]){_ES_STREET}[ ]"
             r"(?:(?:de[ ]la|de[ ]los|de[ ]las|del|de)[ ])?"
-            rf"(?:{_NAME}[ ]){{1,4}}\d{{1,4}}(?:,?[ ](?:Puerta|Piso|Apt\.|Apto\.|Esc\.)[ ]?\d{{1,3}})*"
+            rf"(?:{_NAME}[ ]){{1,4}}\d{{1,4}}(?:,?[ ](?:(?:Puerta|Piso|Apt\.|Apto\.|Esc\.)[ ]?\d{{1,3}}"
+            r"|\d{1,2}[º°ª](?:[ ]?(?:[A-Z]|izda\.?|dcha\.?|izquierda|derecha))?(?![\w])))*"
             rf"{_EU_TAIL}?"
+        ),
+    ),
+    (
+        "po_box",  # "PO Box 1234, Austin, TX 78701", "Rural Route 2, Box 17, Elk City, OK 73644"
+        _contains(r"(?:p\.? ?o\.? ?box|post office box|rural route|rr) \d"),
+        re.compile(
+            r"(?<![\w-])(?:P\.?[ ]?O\.?[ ]?Box|Post[ ]Office[ ]Box|Rural[ ]Route|RR)[ ]\d{1,6}"
+            rf"(?:,?[ ]Box[ ]\d{{1,5}})?(?:{_US_TAIL}|{_UK_TAIL})?"
         ),
     ),
     (

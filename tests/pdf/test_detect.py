@@ -413,6 +413,10 @@ def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
         "451 7th Street S.W., Washington, DC 20410",
         "1600 Pennsylvania Avenue NW, Washington, DC 20500",
         "350 5th Ave, New York, NY 10118",
+        "PO Box 1234, Austin, TX 78701",
+        "Rural Route 2, Box 17, Elk City, OK 73644",
+        "P.O. Box 77, London W1A 1AA",
+        "Calle Mayor 10, 3º B, 28013 Madrid",
     ],
 )
 def test_street_address_is_marked_whole(address: str) -> None:
