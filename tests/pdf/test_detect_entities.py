@@ -37,6 +37,12 @@ def texts_by_group(pdf: bytes, result: DetectionResult, category: str) -> dict[s
     return dict(groups)
 
 
+def people_in(pdf: bytes) -> list[str]:
+    """The text under every person mark of full-mode detection, sorted."""
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+    return sorted(text for texts in groups.values() for text in texts)
+
+
 LETTER_LINES = [
     "The complainant, Jane Doe, wrote to the Housing Authority in March.",
     "Ms. Doe's letter was answered by Dr. Hans Mueller of the records office.",
@@ -494,9 +500,7 @@ def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole(
         ]
     )
 
-    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
-
-    assert sorted(text for texts in people for text in texts) == [
+    assert people_in(pdf) == [
         "Ines Okafor",
         "Kateryna Bondarenko",
         "Maria Elena Ruiz",
@@ -516,9 +520,7 @@ def test_the_people_a_case_is_titled_after_are_proposed_and_public_parties_are_n
         ]
     )
 
-    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
-
-    assert sorted(text for texts in people for text in texts) == [
+    assert people_in(pdf) == [
         "Darnell Washington",
         "Harold P. Lindqvist",
         "Maria Elena Ruiz",
@@ -539,9 +541,7 @@ def test_names_beside_an_email_address_and_in_a_list_of_initials_are_proposed() 
         ]
     )
 
-    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
-
-    found = {text.strip("()") for texts in people for text in texts}
+    found = {text.strip("()") for text in people_in(pdf)}
     named = {"Ana Lima", "Tomás Ruiz", "J. Okafor", "L. Brandt", "S. Iqbal", "Ms J Kaur", "R Evans"}
     assert named <= found
     assert not found & {"A. Introduction", "B. Scope"}
@@ -550,9 +550,7 @@ def test_names_beside_an_email_address_and_in_a_list_of_initials_are_proposed() 
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
-    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
-
-    assert [text for texts in people for text in texts] == ["Sofía Hernández López"]
+    assert people_in(pdf) == ["Sofía Hernández López"]
 
 
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
@@ -573,9 +571,7 @@ def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> Non
         page.insert_text((250, 200 + 20 * number), value, fontsize=10)
     pdf = doc.tobytes()
 
-    people = texts_by_group(pdf, detect(pdf, full()), "person").values()
-
-    assert sorted(text for texts in people for text in texts) == [
+    assert people_in(pdf) == [
         "Hannah Schmidt",
         "Jane Doe",
         "Jorge Pavón",
