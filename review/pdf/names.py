@@ -150,6 +150,55 @@ _FIELD_NAME = re.compile(
 )
 
 
+# A form's field for a name or a part of one, wherever it stands on its line: "Last
+# Name: Okafor First Name: Chinwe", "Applicant's name: Priyanka Deshmukh", "Nom : DUPONT
+# Prénom : Jean-Pierre", "Apellidos: García López", "Vorname: Jürgen". One word is
+# enough, capitals too. Page text has one space between words, so the value ends where
+# the next field's label begins (a name part's, or one word and a colon: "MI:"), at a
+# bracket, a comma or the line's end.
+_PERSON_QUALIFIERS = (
+    r"applicant|patient|employee|child|client|claimant|student|tenant|witness|victim|"
+    r"suspect|member|customer|requester|requestor|parent|guardian|spouse|mother|father|"
+    r"contact|caller|officer|owner|driver|resident|beneficiary|insured|cardholder|"
+    r"account[ ]holder|policyholder|subject|person|deceased|interviewee|signatory"
+)
+_NAME_PART_LABEL = (
+    rf"(?i:(?:(?:{_PERSON_QUALIFIERS})(?:['’]s)?[ ])?"
+    r"(?:(?:last|first|given|family|middle|maiden|birth|full|legal|preferred)[ ])?names?"
+    r"|surname|forenames?|nom(?:[ ]de[ ]famille)?|prénoms?|apellidos?|nombre(?:[ ]completo)?"
+    r"|nachname|familienname|vorname|geburtsname)[ ]?:"
+)
+_NAME_PART_FIELD = re.compile(
+    rf"(?<![\w'’-])({_NAME_PART_LABEL})[ ]*"
+    rf"({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{0,3}}?)"
+    rf"(?=[ ]{_NAME_PART_LABEL}|[ ][\w'’]+[ ]?:|[ ]*(?:\n|$)|[ ]?\(|,)"
+)
+
+
+def _name_part_fields(text: str) -> Iterator[tuple[int, int]]:
+    for m in _NAME_PART_FIELD.finditer(text):
+        label, value = m[1], m[2]
+        if label.rstrip(" :").casefold() in ("name", "names"):
+            before = _WORD_BEFORE.search(text, max(0, m.start() - 30), m.start())
+            if before is not None and before[1].casefold() in _NOT_PERSON_QUALIFIERS:
+                continue  # "File name:", "Company name:": no person's
+        # Capitals alone are a surname here ("DUPONT"), not an acronym; a letter is an
+        # initial ("MI: A"), too little to redact as a name.
+        if len(value) > 1 and plausible_name(value.title()):
+            yield m.span(2)
+
+
+_WORD_BEFORE = re.compile(r"(\w+)[ ]\Z")
+_NOT_PERSON_QUALIFIERS = frozenset(
+    "file company business trading organisation organization street road user domain host "
+    "product project brand bank account school facility agency document program programme "
+    "course event venue building site folder field variable table column group team vessel "
+    "ship plan policy fund network device computer server printer app application store "
+    "shop hotel restaurant location place city town country state county district species "
+    "drug medication entity employer insurer provider practice hospital".split()
+)
+
+
 # The parties named in a court filing's caption, above their part ("JOHN DOE and MARIA
 # ELENA RUIZ,\n Plaintiffs,"), in the capitals the small model does not read as names.
 _CAPTION_PARTIES = re.compile(
@@ -219,6 +268,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     if ":" in text:
         for start, end in _field_names(text):
             yield start, end, 0.85, "cue.field_name"
+        for start, end in _name_part_fields(text):
+            yield start, end, 0.9, "cue.name_field"
     for start, end in _caption_parties(text):
         yield start, end, 0.85, "cue.caption_party"
     for start, end in _case_parties(text):

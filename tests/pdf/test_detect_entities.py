@@ -547,6 +547,33 @@ def test_names_beside_an_email_address_and_in_a_list_of_initials_are_proposed() 
     assert not found & {"A. Introduction", "B. Scope"}
 
 
+def test_a_forms_name_fields_are_proposed_part_by_part_and_other_names_are_not() -> None:
+    """Forms split a name into fields, several to a line; the model read none of these
+    parts. A file's or a company's name is no person's."""
+    pdf = simple_pdf(
+        [
+            "Last Name: Okafor   First Name: Chinwe   MI: A",
+            "Applicant's name: Priyanka Deshmukh",
+            "Nom : DUPONT   Prénom : Jean-Pierre",
+            "Apellidos: García López   Nombre: Lucía",
+            "Vorname: Jürgen   Nachname: Weißmann",
+            "File name: Report Final   Company name: Acme Holdings",
+        ]
+    )
+
+    assert people_in(pdf) == [
+        "Chinwe",
+        "DUPONT",
+        "García López",
+        "Jean-Pierre",
+        "Jürgen",
+        "Lucía",
+        "Okafor",
+        "Priyanka Deshmukh",
+        "Weißmann",
+    ]
+
+
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
