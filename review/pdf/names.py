@@ -45,7 +45,7 @@ _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
     "respondent respondents appellant petitioner tenant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
-    "nhs ni nino ref mrn cc bcc from to sent attn v vs".split()
+    "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney".split()
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
@@ -56,9 +56,12 @@ PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bi
 # A name's next word: a capitalised word, after its particles if it has any.
 NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
 _TITLED_NAME = re.compile(
-    r"(?<![\w-])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta)\.?[ \n]"
+    r"(?<![\w-])(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta)\.?"
+    r"|/s/)[ \n]"  # an electronic signature too: "/s/ Tomasz Wojcik"
     rf"((?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,2}})"
 )
+# A speaker in a transcript, in capitals after the title ("MS. OKONJO: Objection.").
+_SPEAKER = re.compile(r"(?m)^[ ]*(?:MR|MRS|MS|DR)\.[ ]([A-Z][A-Z'’-]+(?:[ ][A-Z][A-Z'’-]+)?):")
 # A signature: a line that is only a name, at a line start or after a sentence, above
 # the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
 _SIGNED_NAME = re.compile(
@@ -92,7 +95,7 @@ _ROLE_NAMED = re.compile(
 _PARTY_NAMED = re.compile(
     r"(?<![\w-])(?:Plaintiff|Defendant|Petitioner|Respondent|Appellant|Appellee|Movant|"
     r"Claimant|Complainant|Applicant|Requester|Witness|Tenant|Landlord|Patient|Victim|"
-    r"Suspect|Decedent|Employee|Inmate|Detainee|Nurse|Sister|Inspector|Sergeant|Constable|"
+    r"Suspect|Decedent|Employee|Inmate|Detainee|Affiant|Declarant|Deponent|Nurse|Sister|Inspector|Sergeant|Constable|"
     r"Detective|Officer|Deputy|Agent|Judge|Justice|Reverend|Father|Pastor|Rabbi|Imam|"
     r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC|DS|DI|DCI)s?\.?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
@@ -139,7 +142,7 @@ _NAME_FIELD = re.compile(
     r"suspect|witness|complainant|patient|name|full name|claimant|applicant|requester|"
     r"requestor|tenant|landlord|attending|physician|emergency contact|contact|employee|"
     r"defendant|plaintiff|respondent|next of kin|parent|guardian|spouse|data subject|"
-    r"attn|attention|interviewee|caller|driver|owner)[ ]?:[ ]?([^\n]+)"
+    r"attn|attention|interviewee|caller|driver|owner|affiant|declarant|deponent)[ ]?:[ ]?([^\n]+)"
 )
 _RANKS = r"Ptl|Pvt|Cpl|Lt|Insp|Supt|PC|DC|NP|RN"
 # The name at the start of a field's value: surname first, or given name first.
@@ -266,6 +269,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
         if titled is not None:
             yield *titled, 0.9, "cue.titled_name"
     if ":" in text:
+        for m in _SPEAKER.finditer(text):
+            yield m.start(1), m.end(1), 0.9, "cue.speaker"
         for start, end in _field_names(text):
             yield start, end, 0.85, "cue.field_name"
         for start, end in _name_part_fields(text):

@@ -574,6 +574,27 @@ def test_a_forms_name_fields_are_proposed_part_by_part_and_other_names_are_not()
     ]
 
 
+def test_the_names_of_filings_and_transcripts_are_proposed() -> None:
+    """An electronic signature, an affiant's field, a deponent and a transcript's speaker,
+    none of which the model read; counsel's role under the signature is no name."""
+    pdf = simple_pdf(
+        [
+            "By: /s/ Tomasz Wojcik",
+            "Counsel for Plaintiff",
+            "Affiant: Rosalind Achterberg",
+            "Deponent Siddharth Rao, being duly sworn, says:",
+            "MS. OKONJO: Objection.",
+        ]
+    )
+
+    assert [text.rstrip(":") for text in people_in(pdf)] == [
+        "OKONJO",
+        "Rosalind Achterberg",
+        "Siddharth Rao",
+        "Tomasz Wojcik",
+    ]
+
+
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
