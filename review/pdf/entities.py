@@ -253,6 +253,11 @@ def every_occurrence(
 _NUMBER_GAP = r"[ .()/-]{0,2}"
 
 
+def _chars(number: str) -> str:
+    """A number's letters and digits, as every way of writing it shares them."""
+    return "".join(c for c in number if c.isalnum()).upper()
+
+
 def every_occurrence_of_cued_numbers(
     found: list[Found], texts: list[tuple[int, PageText, str]], policy: DetectionPolicy
 ) -> tuple[list[Found], list[Hit], dict[int, str]]:
@@ -272,27 +277,45 @@ def every_occurrence_of_cued_numbers(
     elsewhere = {(hit.category, hit.normalized): hit for hit in policy.known_numbers}
     for key in elsewhere:
         numbers.setdefault(key, [])
-    added: list[Found] = []
-    groups: dict[int, str] = {}
-    for (category, normalized), known in numbers.items():
-        hit = known[0].hit if known else elsewhere[category, normalized]
-        hit = replace(hit, detector=hit.detector + ">every_occurrence")
-        chars = [c for c in normalized if c.isalnum()]
+    # Every number in one search of each page (a document can label hundreds): each
+    # alternative its characters with any separation, keyed by those characters.
+    by_chars: dict[str, list[tuple[str, str]]] = {}
+    for key in numbers:
+        by_chars.setdefault(_chars(key[1]), []).append(key)
+    places: dict[tuple[str, str], list[Found]] = {
+        key: list(known) for key, known in numbers.items()
+    }
+    if by_chars:
+        alternatives = sorted(by_chars, key=len, reverse=True)
         pattern = re.compile(
-            r"(?<![\w+])" + _NUMBER_GAP.join(map(re.escape, chars)) + r"(?![\w])", re.I
+            r"(?<![\w+])(?:"
+            + "|".join(_NUMBER_GAP.join(map(re.escape, chars)) for chars in alternatives)
+            + r")(?![\w])",
+            re.I,
         )
-        places = list(known)
         for index, page_text, source in texts:
             for m in pattern.finditer(page_text.text):
                 if any(a < m.end() and m.start() < b for a, b in read.get(index, ())):
                     continue  # read already, as this number or as something stronger
                 rects = page_text.boxes(m.start(), m.end())
-                if rects:
-                    place = replace(hit, start=m.start(), end=m.end())
+                for category, normalized in by_chars[_chars(m[0])] if rects else ():
+                    known = numbers[category, normalized]
+                    hit = known[0].hit if known else elsewhere[category, normalized]
+                    place = replace(
+                        hit,
+                        start=m.start(),
+                        end=m.end(),
+                        detector=hit.detector + ">every_occurrence",
+                    )
                     text_hash = policy.text_hash(normalized)
-                    places.append(Found(index, rects, place, source, text_hash, hit.reason))
+                    places[category, normalized].append(
+                        Found(index, rects, place, source, text_hash, hit.reason)
+                    )
+    added: list[Found] = []
+    groups: dict[int, str] = {}
+    for (category, normalized), known in numbers.items():
         group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
-        groups.update((id(f), group) for f in places)
-        added.extend(places[len(known) :])
+        groups.update((id(f), group) for f in places[category, normalized])
+        added.extend(places[category, normalized][len(known) :])
     hits = [replace(known[0].hit, start=0, end=0) for known in numbers.values() if known]
     return added, hits, groups
