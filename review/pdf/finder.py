@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 import phonenumbers
 from phonenumbers import Leniency
@@ -107,6 +108,8 @@ class Finder:
                 nlp.Found(h.category, h.start, h.end, h.confidence, h.detector, h)
                 for *_, h in self._project_hits(text)
             ]
+        if analyzed and PERSON in self.floors:
+            found.extend(self._people_in_cells(text, found))
         if PHONE in self.floors:
             # Phones the project's detectors have not read; in full mode the analyzer
             # read the flowing text already, and only a number it ran into the next
@@ -160,6 +163,30 @@ class Finder:
                 for m in self.search.finditer(text)
             )
         return hits
+
+    def _people_in_cells(self, text: str, found: list[nlp.Found]) -> Iterator[nlp.Found]:
+        """The model's people in each line of an organisation or a place it read across
+        a table's cells ("KGaA\nCity\nBonn\nClaimant Jorge Pavón" hid the claimant):
+        each line of such a reading read again on its own."""
+        for reading in found:
+            lines = text[reading.start : reading.end].split("\n")
+            if reading.category not in (ORGANIZATION, LOCATION) or len(lines) < 2:
+                continue
+            start = reading.start
+            for line in lines:
+                if " " in line.strip():
+                    for person in nlp.analyze(
+                        line,
+                        pipeline=self.policy.nlp_pipeline,
+                        project=self.project,
+                        categories=[PERSON],
+                        phone_regions=(),
+                    ):
+                        if person.category == PERSON and person.payload is None:
+                            yield replace(
+                                person, start=start + person.start, end=start + person.end
+                            )
+                start += len(line) + 1
 
     def _cued_phones(self, text: str, read: list[tuple[int, int]]) -> Iterator[nlp.Found]:
         """A number right after a phone label that is a possible number of one of the

@@ -595,6 +595,14 @@ def test_the_names_of_filings_and_transcripts_are_proposed() -> None:
     ]
 
 
+def test_a_person_in_a_table_cell_the_model_read_into_an_organisation_is_proposed() -> None:
+    """Without a sentence around them the model read "KGaA", "Bonn" and "Jorge Pavón",
+    three cells, as one organisation, and proposed no person."""
+    pdf = simple_pdf(["Hoffmann Krause KGaA", "Bonn", "Jorge Pavón"])
+
+    assert people_in(pdf) == ["Jorge Pavón"]
+
+
 def test_a_name_under_signed_is_proposed() -> None:
     pdf = simple_pdf(["Signed", "Sofía Hernández López", "Date: 3/4/2024"])
 
