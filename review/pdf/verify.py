@@ -5,7 +5,7 @@ original. The redacted strings are recomputed here from the original (the words 
 each approved box), used in memory only, and never reported: a `Failure` carries a
 machine code, a page or object number and a count, nothing else. Where words lie
 against the boxes (under one, touching one, cut short by burn-in, hidden) is measured
-in `word_geometry.py`.
+in `word_geometry.py`; how the tokens are found in text and in PDF syntax, in `tokens.py`.
 
 Checks (codes):
 - `unreadable`, `page_count_changed`, `multiple_revisions` (exactly one %%EOF and one
@@ -50,7 +50,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -59,18 +59,23 @@ from review.pdf import syntax
 from review.pdf.geometry import Quad, page_rect
 from review.pdf.hidden import analyse_page, clipped_textpage, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
+from review.pdf.tokens import (
+    DASHES,
+    STRIP,
+    Words,
+    byte_forms,
+    fold,
+    found_in_any,
+    found_unexplained,
+    fragments_pattern,
+    without,
+)
 from review.pdf.word_geometry import Boxes, cut_short, missing, page_words
 
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
 # Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
 BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
-STRIP = "\"'()[]{}<>.,;:!?"
-# Hyphens and dashes a font's ToUnicode map may give a hyphen byte: "FOLL\u20115" on the
-# page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
-DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
-_WORD_CHAR = re.compile(r"\w")
-_SPACE = b" \t\r\n\f\x00"
 # Keys of PyMuPDF's `Document.metadata` that it reads off the file itself ("PDF 1.7"),
 # not from its document information: nothing of the document's text.
 DERIVED_METADATA = {"format", "encryption"}
@@ -138,10 +143,10 @@ def _check(
             if not page_boxes.covers(rect, before.vertical):
                 outside.append(text)
             elif token := _token(text):
-                redacted.add(_fold(token))
+                redacted.add(fold(token))
                 spellings.update({token, token.translate(DASHES)})
-    redacted -= {_fold(_token(raw)) for raw in stamps}
-    words = _Words(redacted) if redacted else None
+    redacted -= {fold(_token(raw)) for raw in stamps}
+    words = Words(redacted) if redacted else None
     # Occurrences outside every box, counted exactly as the output's are below (so "post"
     # in "post-service" counts on both sides). Hidden copies count here too: whatever of
     # them the output still holds fails the gate as `unseen_content`.
@@ -159,7 +164,7 @@ def _check(
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
-        shown.update(_fold(text.strip(STRIP)) for _, text in after.words)
+        shown.update(fold(text.strip(STRIP)) for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
         under = sum(
             1
@@ -199,7 +204,7 @@ def _check(
     if over:
         failures.append(Failure("redacted_string_present", count=over))
     if distinctive:
-        written = {raw for raw in spellings if _fold(raw) in distinctive}
+        written = {raw for raw in spellings if fold(raw) in distinctive}
         failures.extend(_side_channel_hits(out, distinctive, written, fragments, shown))
     return failures
 
@@ -272,20 +277,20 @@ def _side_channel_hits(
         for widget in page.widgets():
             strings.append(str(widget.field_value or ""))
     strings = [text for text in strings if text]  # mostly none: the pattern is costly
-    if tokens and strings and any(_Words(tokens).search(text) for text in strings):
+    if tokens and strings and any(Words(tokens).search(text) for text in strings):
         failures.append(Failure("redacted_string_present"))
 
-    needles = _needles(spellings)
+    needles = byte_forms(spellings)
     # Decoded strings hold the text itself, never its hex spelling.
     text_needles = [needle for needle in needles if needle.decode == "raw"]
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in text_needles))
     written_in_syntax = syntax.syntax_streams(out)
-    left = _fragments_pattern(fragments)
+    left = fragments_pattern(fragments)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
         # A font descriptor's strings name its font ("Times New Roman"), not any text.
         named_font = out.xref_get_key(xref, "Type")[1] == "/FontDescriptor"
-        if not named_font and _found(text_needles, syntax.strings(obj)):
+        if not named_font and found_in_any(text_needles, syntax.strings(obj)):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
         if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
@@ -297,73 +302,13 @@ def _side_channel_hits(
         if not data:
             continue
         if xref in written_in_syntax:
-            texts = [_without(text, left) for text in syntax.strings(syntax.kerned_joined(data))]
-            hit = _found_unexplained(text_needles, texts, shown, any_needle)
+            texts = [without(text, left) for text in syntax.strings(syntax.kerned_joined(data))]
+            hit = found_unexplained(text_needles, texts, shown, any_needle)
         else:  # unknown bytes (a stash, XML, script): searched whole
             hit = any(needle.found_in(data) for needle in needles)
         if hit:
             failures.append(Failure("redacted_string_present", xref=xref))
     return failures
-
-
-def _fold(text: str) -> str:
-    return text.translate(DASHES).casefold()
-
-
-def _fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
-    """The fragments in their byte form, longest first: a short one ("/") must not break
-    up a longer one ("/ALK") before that is taken out whole."""
-    if not fragments:
-        return None
-    forms = sorted({f.encode("latin-1", "replace") for f in fragments}, key=len, reverse=True)
-    return re.compile(b"|".join(re.escape(form) for form in forms))
-
-
-def _without(text: bytes, fragments: re.Pattern[bytes] | None) -> bytes:
-    return fragments.sub(b" ", text) if fragments is not None else text
-
-
-class _Words:
-    """The redacted tokens (folded) as whole words in text, folded before the search
-    (Unicode-aware): "Ann" is not in "Annex"."""
-
-    def __init__(self, tokens: set[str]) -> None:
-        self.tokens = tokens
-        alternatives = "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
-        self.pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
-        self._inner: dict[str, list[str]] = {}
-
-    def search(self, text: str) -> bool:
-        return self.pattern.search(_fold(text)) is not None
-
-    def count(self, texts: Iterable[str]) -> Counter[str]:
-        """How often each token occurs in `texts`. The search takes the longest token at
-        each place, so the tokens inside it ("nccn" in "nccn.org") are counted with it:
-        else a token counts on one side and not on the other."""
-        found = Counter(self.pattern.findall(_fold(" ".join(texts))))
-        for match, times in list(found.items()):
-            for inner in self._inside(match):
-                found[inner] += times
-        return found
-
-    def _inside(self, match: str) -> list[str]:
-        """The tokens that stand as whole words inside the token `match`."""
-        if match not in self._inner:
-            starts = [i for i in range(len(match)) if i == 0 or not _is_word(match[i - 1])]
-            ends = [
-                j for j in range(1, len(match) + 1) if j == len(match) or not _is_word(match[j])
-            ]
-            self._inner[match] = [
-                match[i:j]
-                for i in starts
-                for j in ends
-                if i < j and (i, j) != (0, len(match)) and match[i:j] in self.tokens
-            ]
-        return self._inner[match]
-
-
-def _is_word(char: str) -> bool:
-    return _WORD_CHAR.match(char) is not None
 
 
 def _token(word: str) -> str:
@@ -381,101 +326,6 @@ def _is_stamp(word: str, stamps: set[str]) -> bool:
         if start in ends:
             ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
     return bool(word) and len(word) in ends
-
-
-@dataclass(frozen=True)
-class _Needle:
-    """One byte form of a token, found only where the characters around it (each
-    `unit` bytes in this encoding) are not word characters: "Ann" not in "Annex",
-    "Obstacle" not in "CL_Obstacle"."""
-
-    data: bytes
-    unit: int
-    decode: str  # how a neighbouring unit reads: "raw", "hex" or "hex16"
-
-    def found_in(self, haystack: bytes) -> bool:
-        return next(self.places(haystack), None) is not None
-
-    def places(self, haystack: bytes) -> Iterator[tuple[int, int]]:
-        start = haystack.find(self.data)
-        while start >= 0:
-            end = start + len(self.data)
-            if not self._wordy(
-                haystack[start - self.unit : start] if start >= self.unit else b""
-            ) and not self._wordy(haystack[end : end + self.unit]):
-                yield start, end
-            start = haystack.find(self.data, start + 1)
-
-    def _wordy(self, unit: bytes) -> bool:
-        if len(unit) < self.unit:
-            return False
-        try:
-            if self.decode == "raw":
-                text = unit.decode("utf-16-be" if self.unit == 2 else "latin-1")
-            else:
-                text = bytes.fromhex(unit.decode("ascii")).decode(
-                    "utf-16-be" if self.decode == "hex16" else "latin-1"
-                )
-        except (UnicodeDecodeError, ValueError):
-            return False
-        return text.isalnum() or text == "_"  # a word character (\w), as in the text search
-
-
-def _needles(tokens: set[str]) -> list[_Needle]:
-    """Byte forms a token takes in PDF syntax: literal (both cases of ASCII), hex, and
-    UTF-16BE (raw and hex). Case-insensitive only for the literal form: best effort."""
-    needles = []
-    for token in tokens:
-        for form in {token, token.lower(), token.upper()}:
-            needles.append(_Needle(form.encode("utf-8"), 1, "raw"))
-        utf8 = token.encode("utf-8").hex()
-        needles.append(_Needle(utf8.encode(), 2, "hex"))
-        needles.append(_Needle(utf8.upper().encode(), 2, "hex"))
-        needles.append(_Needle(token.encode("utf-16-be").hex().upper().encode(), 4, "hex16"))
-        needles.append(_Needle(token.encode("utf-16-be"), 2, "raw"))
-    return needles
-
-
-def _found(needles: Sequence[_Needle], texts: Iterable[bytes]) -> bool:
-    return any(needle.found_in(text) for text in texts for needle in needles)
-
-
-def _found_unexplained(
-    needles: Sequence[_Needle], texts: list[bytes], shown: set[str], any_needle: re.Pattern[bytes]
-) -> bool:
-    """A needle is in one of a content stream's `texts` (in stream order), other than
-    where a string cuts a word the output shows (`_runs_on`). `any_needle` finds the
-    strings that hold any needle at all, in one scan each."""
-    return any(
-        not _runs_on(needle, texts, index, start, end, shown)
-        for index, text in enumerate(texts)
-        if any_needle.search(text)
-        for needle in needles
-        for start, end in needle.places(text)
-    )
-
-
-def _runs_on(
-    needle: _Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
-) -> bool:
-    """The token at `start:end` of `texts[index]` ends (or starts) its string, the next
-    (or previous) string runs it on with a word character, and the word they make is
-    one the output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side
-    are the "radiation:" on the page, which a large gap in the TJ array or a new
-    operator cut in two. Single-byte strings only; anything else stays a hit."""
-    if needle.unit != 1:
-        return False
-    text = texts[index]
-    before = texts[index - 1] if start == 0 and index > 0 else b""
-    after = texts[index + 1] if end == len(text) and index + 1 < len(texts) else b""
-    joined, start, end = before + text + after, start + len(before), end + len(before)
-    if not (needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])):
-        return False
-    while start > 0 and joined[start - 1] not in _SPACE:
-        start -= 1
-    while end < len(joined) and joined[end] not in _SPACE:
-        end += 1
-    return _fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown
 
 
 def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:

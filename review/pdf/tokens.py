@@ -1,0 +1,173 @@
+"""How the release gate finds redacted tokens (Django-free): as whole words in text,
+folded (`Words`: case, and the hyphens a font may map a hyphen byte to), and in the
+bytes of PDF syntax (`Needle`: each byte form a token takes), where a string that cuts
+a word the output shows is no hit (`found_unexplained`)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+STRIP = "\"'()[]{}<>.,;:!?"
+# Hyphens and dashes a font's ToUnicode map may give a hyphen byte: "FOLL\u20115" on the
+# page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
+DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
+_WORD_CHAR = re.compile(r"\w")
+_SPACE = b" \t\r\n\f\x00"
+
+
+def fold(text: str) -> str:
+    return text.translate(DASHES).casefold()
+
+
+def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
+    """The fragments in their byte form, longest first: a short one ("/") must not break
+    up a longer one ("/ALK") before that is taken out whole."""
+    if not fragments:
+        return None
+    forms = sorted({f.encode("latin-1", "replace") for f in fragments}, key=len, reverse=True)
+    return re.compile(b"|".join(re.escape(form) for form in forms))
+
+
+def without(text: bytes, fragments: re.Pattern[bytes] | None) -> bytes:
+    return fragments.sub(b" ", text) if fragments is not None else text
+
+
+class Words:
+    """The redacted tokens (folded) as whole words in text, folded before the search
+    (Unicode-aware): "Ann" is not in "Annex"."""
+
+    def __init__(self, tokens: set[str]) -> None:
+        self.tokens = tokens
+        alternatives = "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+        self._inner: dict[str, list[str]] = {}
+
+    def search(self, text: str) -> bool:
+        return self.pattern.search(fold(text)) is not None
+
+    def count(self, texts: Iterable[str]) -> Counter[str]:
+        """How often each token occurs in `texts`. The search takes the longest token at
+        each place, so the tokens inside it ("nccn" in "nccn.org") are counted with it:
+        else a token counts on one side and not on the other."""
+        found = Counter(self.pattern.findall(fold(" ".join(texts))))
+        for match, times in list(found.items()):
+            for inner in self._inside(match):
+                found[inner] += times
+        return found
+
+    def _inside(self, match: str) -> list[str]:
+        """The tokens that stand as whole words inside the token `match`."""
+        if match not in self._inner:
+            starts = [i for i in range(len(match)) if i == 0 or not _is_word(match[i - 1])]
+            ends = [
+                j for j in range(1, len(match) + 1) if j == len(match) or not _is_word(match[j])
+            ]
+            self._inner[match] = [
+                match[i:j]
+                for i in starts
+                for j in ends
+                if i < j and (i, j) != (0, len(match)) and match[i:j] in self.tokens
+            ]
+        return self._inner[match]
+
+
+def _is_word(char: str) -> bool:
+    return _WORD_CHAR.match(char) is not None
+
+
+@dataclass(frozen=True)
+class Needle:
+    """One byte form of a token, found only where the characters around it (each
+    `unit` bytes in this encoding) are not word characters: "Ann" not in "Annex",
+    "Obstacle" not in "CL_Obstacle"."""
+
+    data: bytes
+    unit: int
+    decode: str  # how a neighbouring unit reads: "raw", "hex" or "hex16"
+
+    def found_in(self, haystack: bytes) -> bool:
+        return next(self.places(haystack), None) is not None
+
+    def places(self, haystack: bytes) -> Iterator[tuple[int, int]]:
+        start = haystack.find(self.data)
+        while start >= 0:
+            end = start + len(self.data)
+            if not self._wordy(
+                haystack[start - self.unit : start] if start >= self.unit else b""
+            ) and not self._wordy(haystack[end : end + self.unit]):
+                yield start, end
+            start = haystack.find(self.data, start + 1)
+
+    def _wordy(self, unit: bytes) -> bool:
+        if len(unit) < self.unit:
+            return False
+        try:
+            if self.decode == "raw":
+                text = unit.decode("utf-16-be" if self.unit == 2 else "latin-1")
+            else:
+                text = bytes.fromhex(unit.decode("ascii")).decode(
+                    "utf-16-be" if self.decode == "hex16" else "latin-1"
+                )
+        except (UnicodeDecodeError, ValueError):
+            return False
+        return text.isalnum() or text == "_"  # a word character (\w), as in the text search
+
+
+def byte_forms(tokens: set[str]) -> list[Needle]:
+    """Byte forms a token takes in PDF syntax: literal (both cases of ASCII), hex, and
+    UTF-16BE (raw and hex). Case-insensitive only for the literal form: best effort."""
+    needles = []
+    for token in tokens:
+        for form in {token, token.lower(), token.upper()}:
+            needles.append(Needle(form.encode("utf-8"), 1, "raw"))
+        utf8 = token.encode("utf-8").hex()
+        needles.append(Needle(utf8.encode(), 2, "hex"))
+        needles.append(Needle(utf8.upper().encode(), 2, "hex"))
+        needles.append(Needle(token.encode("utf-16-be").hex().upper().encode(), 4, "hex16"))
+        needles.append(Needle(token.encode("utf-16-be"), 2, "raw"))
+    return needles
+
+
+def found_in_any(needles: Sequence[Needle], texts: Iterable[bytes]) -> bool:
+    return any(needle.found_in(text) for text in texts for needle in needles)
+
+
+def found_unexplained(
+    needles: Sequence[Needle], texts: list[bytes], shown: set[str], any_needle: re.Pattern[bytes]
+) -> bool:
+    """A needle is in one of a content stream's `texts` (in stream order), other than
+    where a string cuts a word the output shows (`_runs_on`). `any_needle` finds the
+    strings that hold any needle at all, in one scan each."""
+    return any(
+        not _runs_on(needle, texts, index, start, end, shown)
+        for index, text in enumerate(texts)
+        if any_needle.search(text)
+        for needle in needles
+        for start, end in needle.places(text)
+    )
+
+
+def _runs_on(
+    needle: Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
+) -> bool:
+    """The token at `start:end` of `texts[index]` ends (or starts) its string, the next
+    (or previous) string runs it on with a word character, and the word they make is
+    one the output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side
+    are the "radiation:" on the page, which a large gap in the TJ array or a new
+    operator cut in two. Single-byte strings only; anything else stays a hit."""
+    if needle.unit != 1:
+        return False
+    text = texts[index]
+    before = texts[index - 1] if start == 0 and index > 0 else b""
+    after = texts[index + 1] if end == len(text) and index + 1 < len(texts) else b""
+    joined, start, end = before + text + after, start + len(before), end + len(before)
+    if not (needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])):
+        return False
+    while start > 0 and joined[start - 1] not in _SPACE:
+        start -= 1
+    while end < len(joined) and joined[end] not in _SPACE:
+        end += 1
+    return fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown
