@@ -2,8 +2,9 @@
 language model found once, in this document or in another of the submission, is
 proposed wherever it is written, in the forms people write it (possessive, any case,
 the surname after a title, surname first ("DOE, JANE"), "J. Doe" for "Jane Doe" where
-no one else is "J. Doe", the surname alone where it is no one else's: "Thompson said",
-"Patel's"), and all its places form one group the reviewer decides with one key. So is a
+no one else is "J. Doe", the surname or the given name alone where it is no one else's:
+"Thompson said", "Patel's", "Hi Priya,"), and all its places form one group the
+reviewer decides with one key. So is a
 number proposed for its label: an identifier ("MRN: 4829173" is the patient's number in
 the lab sheet's "4829173" too), or one valid in no plan ("Tel. 01632 960375"), which is
 still the same number in a table's cell or a list without its label."""
@@ -16,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.identifiers import ID_CATEGORIES
-from review.pdf.names import PARTICLE, TITLES
+from review.pdf.names import NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
@@ -36,9 +37,22 @@ _END = r"(?![\w@-])"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
 _PARTICLE = re.compile(PARTICLE)
 _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
-# A surname alone stands for its person from this length on: shorter ones ("Doe", "Li")
-# are too often other words or other people; a title still ties them ("Ms. Doe").
+# A surname alone stands for its person from this length on: shorter ones ("Doe", "Li",
+# "Day") are too often other words or other people; a title still ties them ("Ms. Doe").
+# A given name from three letters ("Ewa", "Raj"), everyday words aside.
 _LONE_SURNAME_LEN = 4
+_LONE_GIVEN_NAME_LEN = 3
+# Given names that are everyday words too, written alone more often as the word
+# ("Will you", "Grace period", "in August").
+_WORD_GIVEN_NAMES = frozenset(
+    "will mark bill grace hope faith rose june april august dean frank page gene dawn ruby "
+    "pearl iris lily holly daisy penny rich carol chase drew grant hunter miles norman "
+    "warren wade victor sterling earl king prince major summer autumn amber crystal "
+    "jasmine violet heather destiny trinity harmony liberty justice precious sunny rocky "
+    "sandy misty brook brooke river stone cash price young rusty buck chuck herb clay "
+    "cliff glen glenn max eve pat sue kit bob rob ray may joy art don guy jan sol mac "
+    "ash sky ace".split()
+)
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # letters: "o'neill", "smith-jones"
 
 
@@ -84,17 +98,21 @@ def _entities(
             and sum(_initial_form(f) == _initial_form(e) and f is not e for f in full) == 1
         )
     ]
-    # A lone surname the model found (as a person, or misread as an organisation) is
-    # that person written shortly: one entity too.
-    surnames = _lone_surnames(kept)
+    # A lone surname or given name the model or a cue found (as a person, or misread
+    # as an organisation) is that person written shortly: one entity too. A place or an
+    # organisation read where the same words are read as a person elsewhere is the
+    # model misreading them ("Chloe" a place in one sentence, greeted in another).
+    lone = _lone_names(kept)
+    people = {e.key for e in kept if e.category == PERSON}
     kept = [
         e
         for e in kept
         if not (
             e.category in (PERSON, ORGANIZATION)
-            and _bare(e.tokens[-1]) in surnames
-            and (len(e.tokens) == 1 or e.key == _particle_surname(surnames[_bare(e.tokens[-1])]))
+            and _bare(e.tokens[-1]) in lone
+            and (len(e.tokens) == 1 or e.key == _particle_surname(lone[_bare(e.tokens[-1])]))
         )
+        and not (e.category in (LOCATION, ORGANIZATION) and e.key in people)
     ]
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
 
@@ -115,13 +133,15 @@ def _bare(word: str) -> str:
     return _POSSESSIVE_END.sub("", word).casefold()
 
 
-def _lone_surnames(entities: Iterable[_Entity]) -> dict[str, _Entity]:
-    """Surnames that, written alone, name one person: the last word of exactly one
-    person's name of two words or more, long enough, and no place's name ("London" of
-    "Jack London" may be the city)."""
-    people: dict[str, set[str]] = {}
+def _lone_names(entities: Iterable[_Entity]) -> dict[str, _Entity]:
+    """Surnames and given names that, written alone, name one person: the last or the
+    first word of exactly one person's name of two words or more (in either place), long
+    enough, and no place's name ("London" of "Jack London" may be the city); a given
+    name also no everyday word ("Will")."""
+    people: dict[str, set[str]] = {}  # name word: the people it is a name word of
     places = set()
     named: dict[str, _Entity] = {}
+    long_enough = set()
     for e in entities:
         # A surname with its particles ("Van der Berg") is no person of its own.
         if (
@@ -129,18 +149,23 @@ def _lone_surnames(entities: Iterable[_Entity]) -> dict[str, _Entity]:
             and len(e.tokens) >= 2
             and not _PARTICLE.fullmatch(e.tokens[0].casefold())
         ):
-            surname = _bare(e.tokens[-1])
-            people.setdefault(surname, set()).add(e.key)
             named[e.key] = e
+            surname, given = _bare(e.tokens[-1]), _bare(e.tokens[0])
+            for word in (surname, given):
+                people.setdefault(word, set()).add(e.key)
+            if len(surname) >= _LONE_SURNAME_LEN:
+                long_enough.add(surname)
+            if len(given) >= _LONE_GIVEN_NAME_LEN and given not in _WORD_GIVEN_NAMES:
+                long_enough.add(given)
         elif e.category == LOCATION and len(e.tokens) == 1:
             places.add(_bare(e.tokens[0]))
     return {
-        surname: named[next(iter(keys))]
-        for surname, keys in people.items()
+        word: named[next(iter(keys))]
+        for word, keys in people.items()
         if len(keys) == 1
-        and len(surname) >= _LONE_SURNAME_LEN
-        and _WORD.fullmatch(surname) is not None
-        and surname not in places
+        and word in long_enough
+        and _WORD.fullmatch(word) is not None
+        and word not in places
     }
 
 
@@ -158,14 +183,15 @@ def _initial_form(e: _Entity) -> str:
 
 
 def _entity_patterns(
-    entities: list[_Entity], surnames: dict[str, _Entity]
+    entities: list[_Entity], lone: dict[str, _Entity]
 ) -> list[tuple[_Entity, re.Pattern[str]]]:
     """Each entity's written forms: the whole name in any case, possessive allowed;
     for a person also the surname after a title ("Ms. Doe"), the name surname first
     ("Doe, Jane", as records and file headers write it), the initial with the
     surname ("J. Doe") where no other person shares that initial and surname, and the
-    surname alone, capitalised, where it is one of `surnames` (a lower-case "young" is a
-    word, not Ms. Young)."""
+    surname or the given name alone, capitalised, where it is one of the `lone` names
+    (a lower-case "young" is a word, not Ms. Young); a given name not before another
+    name ("Priya Shah" is someone else than Priya Raghunathan)."""
     initials: dict[str, set[str]] = {}
     for e in entities:
         if e.category == PERSON and len(e.tokens) >= 2:
@@ -188,9 +214,14 @@ def _entity_patterns(
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])
                 forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
-            if surnames.get(_bare(e.tokens[-1])) is e:
+            if lone.get(_bare(e.tokens[-1])) is e:
                 # Capitalised, in any case after it: "McAllister" of "MCALLISTER, RYAN".
                 forms.append(rf"(?<![\w-])((?-i:(?=[A-Z]))(?i:{surname})){_POSSESSIVE}{_END}")
+            if lone.get(_bare(e.tokens[0])) is e:
+                forms.append(
+                    rf"(?<![\w-])((?-i:(?=[A-Z]))(?i:{given})){_POSSESSIVE}{_END}"
+                    rf"(?-i:(?![ ]{NAME_WORD}))"
+                )
         patterns.append((e, re.compile("|".join(forms), flags)))
     return patterns
 
@@ -206,21 +237,21 @@ def every_occurrence(
     groups: dict[int, str] = {}
     if not entities:
         return entities, [], groups
-    surnames = _lone_surnames(entities)
+    lone = _lone_names(entities)
+    people = {e.key for e in entities if e.category == PERSON}
     pages = {index: page_text for index, page_text, _ in texts}
     by_page: dict[int, list[Found]] = {}
     for f in found:
-        if (
-            f.hit.category == ORGANIZATION
-            and f.source in (SOURCE_TEXT, SOURCE_OCR)
-            and _bare(pages[f.page].text[f.hit.start : f.hit.end]) in surnames
-        ):
-            # The small model reads a surname alone as an organisation ("Thompson
-            # noted"): it is the person it is the surname of.
-            f.hit = replace(f.hit, category=PERSON, detector=f.hit.detector + ">surname")
+        if f.hit.category in (ORGANIZATION, LOCATION) and f.source in (SOURCE_TEXT, SOURCE_OCR):
+            read = " ".join(pages[f.page].text[f.hit.start : f.hit.end].split()).casefold()
+            if read in people or (f.hit.category == ORGANIZATION and _bare(read) in lone):
+                # The small model reads a person's name, or a surname or a given name
+                # alone, as an organisation or a place ("Thompson noted", "Thanks
+                # Marek"): it is the person it names.
+                f.hit = replace(f.hit, category=PERSON, detector=f.hit.detector + ">person")
         by_page.setdefault(f.page, []).append(f)
     added: list[Found] = []
-    for entity, pattern in _entity_patterns(entities, surnames):
+    for entity, pattern in _entity_patterns(entities, lone):
         group = "e" + policy.text_hash(f"{entity.category}|{entity.key}")[:15]
         for index, page_text, source in texts:
             for m in pattern.finditer(page_text.text):

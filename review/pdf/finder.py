@@ -78,6 +78,7 @@ class Finder:
         )
         self.project = nlp.ProjectRecognizer(self.floors, self._project_hits)
         self._text: str | None = None  # the page text being analysed, as written
+        self._cue_people: list[Hit] = []  # the names the project's cues read in it
 
     def _project_hits(self, text: str) -> Iterator[tuple[str, int, int, float, str, Hit]]:
         # The analyzer hands over the text with line breaks as spaces; the project's
@@ -87,6 +88,8 @@ class Finder:
         for categories, finder in DETECTORS:
             if not categories.isdisjoint(self.floors):
                 for h in finder(text):
+                    if h.category == PERSON:
+                        self._cue_people.append(h)
                     yield h.category, h.start, h.end, h.confidence, h.detector, h
 
     def hits(self, text: str) -> list[Hit]:
@@ -94,6 +97,7 @@ class Finder:
         # is still one value to the phone matcher and the language model.
         flowing = text.replace("\n", " ")
         self._text = text
+        self._cue_people = []
         analyzed = self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES)
         if analyzed:
             found = nlp.analyze(
@@ -102,6 +106,15 @@ class Finder:
                 project=self.project,
                 categories=sorted(self.floors),
                 phone_regions=self.policy.phone_regions if PHONE in self.floors else (),
+            )
+            # Presidio drops a name a cue read inside a longer reading of the model, which
+            # `name_span` may cut to another line ("Sean\nOfficer Delgado", a signature
+            # over the next line, is "Sean"): the cue's name stays.
+            kept = {id(f.payload) for f in found}
+            found.extend(
+                nlp.Found(h.category, h.start, h.end, h.confidence, h.detector, h)
+                for h in self._cue_people
+                if id(h) not in kept
             )
         else:
             found = [

@@ -17,7 +17,7 @@ _NOT_NAME_WORDS = frozenset(
     "centre center plan group board committee division bureau agency staff all kg ag sarl "
     "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
     "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
-    "statement form report summary details notice letter interview".split()
+    "statement form report summary details notice letter interview madam".split()
 )
 
 
@@ -45,7 +45,10 @@ _EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
     "respondent respondents appellant petitioner tenant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
-    "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney".split()
+    "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
+    # a greeting's words, before the name the model reads them with
+    "dear hi hello thanks estimado estimada sehr geehrte geehrter liebe lieber bonjour "
+    "cher chère hola".split()
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
@@ -70,12 +73,53 @@ _SIGNED_NAME = re.compile(
     r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
 
-# A signature under the valediction, on a line of its own ("Yours sincerely,\nGuy Fleury").
+# A signature under the valediction, on a line of its own ("Yours sincerely,\nGuy Fleury";
+# "Kind regards\nGwen": colleagues sign with the given name alone).
 _VALEDICTED_NAME = re.compile(
     r"(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
     r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente|signed|"
     r"signature)[,:]?[ ]*\n[ ]*"
-    rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*(?=\n|$)"
+    rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{0,3}})[ ,]*(?=\n|$)"
+)
+# The person a letter or an e-mail greets or thanks, opening its line or sentence ("Dear
+# Eilidh,", "Hi Priya,", "Thanks Marek."), given name alone or whole; not after a title
+# (the titled cue reads "Dear Mr Haddad").
+_GREETED_NAME = re.compile(
+    r"(?:^|\n|[.!?][ ])[ ]*(?i:dear|hi|hello|hey|good[ ](?:morning|afternoon|evening)|"
+    r"(?:many[ ])?thanks|thank[ ]you)[ ,]+"
+    rf"(?!(?:{TITLES})\.?[ ])({NAME_WORD}(?:[ ]{NEXT_NAME_WORD}){{0,2}})(?=[ ]*(?:[,!:;.\n]|$))"
+)
+# Whom a greeting or a sign-off names that is no person: "Dear Colleagues", "Hi All",
+# "Regards,\nFinance".
+_NOT_ADDRESSEES = frozenset(
+    "all everyone everybody colleague colleagues customer customers friend friends folks "
+    "guys there member members parent parents resident residents partner partners neighbour "
+    "neighbor neighbours neighbors sirs both again finance housing legal "
+    "compliance hr admin administration support reception operations payroll accounts "
+    "procurement planning licensing communications marketing sales security facilities "
+    "management governance".split()
+)
+# A surname alone after an officer's rank, as police and investigators' reports write
+# it ("Officer Delgado interviewed", "Sgt. Okonkwo arrived", "SA Finley, who"); ranks
+# may stack ("Detective Sergeant Lowe"). The name ends at punctuation, a lower-case word,
+# a badge number or the line's end; the words after a rank that are no one's name
+# ("Officer Safety", "Inspector General") are left.
+_RANKS = (
+    r"Officer|Detective|Sergeant|Constable|Deputy|Trooper|Inspector|(?:Special[ ])?Agent|"
+    r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"
+    r"Ptl|Tpr|Ofc|PC|DC|DS|DI|DCI|SA|SSA"
+)
+_RANKED_SURNAME = re.compile(
+    rf"(?<![\w-])(?:(?:{_RANKS})\.?[ ]){{1,2}}({NAME_WORD})"
+    r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$)|[ ]#)"
+)
+_NOT_AFTER_RANK = (
+    frozenset(
+        "safety training involved general chief commissioner superintendent commander mayor "
+        "governor minister head down first friendly special".split()
+    )
+    | frozenset(_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
+    | _TITLE_WORDS
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
 # ..."), the name ending at punctuation or a verb: the model reads many such names as
@@ -259,6 +303,34 @@ def _field_names(text: str) -> Iterator[tuple[int, int]]:
                     yield name
 
 
+# Who attended a meeting or was copied, as minutes and memos list them ("Present: Joanna
+# Wiśniewska (HR), Callum McAllister (employee),\nDeclan Byrne"; "Attendees: Chloe, Raj
+# and Wojciech"): a list that runs on while its lines end with a comma, each entry a
+# name with its part in brackets perhaps; given names alone too.
+_ATTENDEE_LIST = re.compile(
+    r"(?m)^[ ]*(?i:present|also present|attendees|attending|in attendance|apologies|"
+    r"absent|distribution|copied to|participants)[ ]?:[ ]?((?:[^\n]*,[ ]*\n)*[^\n]*)"
+)
+_ATTENDEE = re.compile(
+    rf"[ \n]*(?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{0,3}})"
+    r"[ ]*(?:\([^()\n]{0,40}\))?[ .]*"
+)
+_ATTENDEE_SEPARATOR = re.compile(r",|;|[ \n](?:and|&)[ ]")
+
+
+def _attendees(text: str) -> Iterator[tuple[int, int]]:
+    for field in _ATTENDEE_LIST.finditer(text):
+        start = field.start(1)
+        for separator in [*_ATTENDEE_SEPARATOR.finditer(text, start, field.end(1)), None]:
+            end = separator.start() if separator else field.end(1)
+            entry = _ATTENDEE.fullmatch(text, start, end)
+            if entry is not None:
+                value = entry[1]
+                if plausible_name(value) and _bare_word(value) not in _NOT_ADDRESSEES:
+                    yield entry.span(1)
+            start = separator.end() if separator else end
+
+
 def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     """(start, end, confidence, detector) of each name after a title, signing a letter,
     beside the person's part in the case or in a record's field for a person: the
@@ -275,6 +347,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             yield start, end, 0.85, "cue.field_name"
         for start, end in _name_part_fields(text):
             yield start, end, 0.9, "cue.name_field"
+        for start, end in _attendees(text):
+            yield start, end, 0.85, "cue.attendee"
     for start, end in _caption_parties(text):
         yield start, end, 0.85, "cue.caption_party"
     for start, end in _case_parties(text):
@@ -294,10 +368,17 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
                 and not _LEGAL_FORM_AFTER.match(text, m.end(1))
             ):
                 yield m.start(1), m.end(1), 0.85, detector
+    for m in _RANKED_SURNAME.finditer(text):
+        word = _bare_word(m[1])
+        if plausible_name(m[1]) and word not in _EDGE_WORDS | _NOT_AFTER_RANK:
+            yield m.start(1), m.end(1), 0.8, "cue.ranked_surname"
+    for m in _GREETED_NAME.finditer(text):
+        if plausible_name(m[1]) and _bare_word(m[1]) not in _NOT_ADDRESSEES:
+            yield m.start(1), m.end(1), 0.85, "cue.greeted_name"
     if "\n" in text:
         for pattern in (_SIGNED_NAME, _VALEDICTED_NAME):
             for m in pattern.finditer(text):
-                if plausible_name(m[1]):
+                if plausible_name(m[1]) and _bare_word(m[1]) not in _NOT_ADDRESSEES:
                     yield m.start(1), m.end(1), 0.9, "cue.signed_name"
 
 

@@ -609,6 +609,104 @@ def test_a_name_under_signed_is_proposed() -> None:
     assert people_in(pdf) == ["Sofía Hernández López"]
 
 
+def test_a_person_greeted_or_signing_by_given_name_alone_is_proposed_in_their_group() -> None:
+    pdf = simple_pdf(
+        [
+            "To: Priya Raghunathan; Kowalski, Marek",
+            "Hi Priya,",
+            "Thanks Marek. The inspection is booked for Monday.",
+            "Ewa Nowak from accounts is copied, as Ewa saw the damage.",
+            "Kind regards",
+            "Gwen",
+            "Data Protection Team",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(people, "Priya Raghunathan")) == ["Priya", "Priya Raghunathan"]
+    assert sorted(group_of(people, "Kowalski, Marek")) == ["Kowalski, Marek", "Marek"]
+    assert sorted(group_of(people, "Ewa Nowak")) == ["Ewa", "Ewa Nowak"]
+    assert ["Gwen"] in people.values()
+
+
+def test_greetings_and_sign_offs_to_no_one_name_no_one() -> None:
+    pdf = simple_pdf(
+        [
+            "Dear Colleagues,",
+            "Hi All,",
+            "Dear Sir or Madam,",
+            "The minutes are attached.",
+            "Regards,",
+            "Finance",
+        ]
+    )
+
+    assert people_in(pdf) == []
+
+
+def test_a_given_name_alone_joins_its_person_only_where_it_can_be_no_one_else() -> None:
+    """A given name that is an everyday word ("Will", "Mark") is left as written; one
+    before another surname is someone else ("Priya Shah")."""
+    pdf = simple_pdf(
+        [
+            "The tenant, Will Harper, wrote to Mark Ellison and Priya Raghunathan.",
+            "Will the office reply? Mark the date. Ellison answered on Monday.",
+            "Priya Shah of the housing team was copied.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert group_of(people, "Will Harper") == ["Will Harper"]
+    assert sorted(group_of(people, "Mark Ellison")) == ["Ellison", "Mark Ellison"]
+    assert group_of(people, "Priya Raghunathan") == ["Priya Raghunathan"]
+
+
+def test_a_surname_after_an_officers_rank_is_proposed_and_what_follows_a_rank_else_is_not() -> None:
+    pdf = simple_pdf(
+        [
+            "Officer Delgado interviewed the witness at the scene.",
+            "Sgt. Okonkwo arrived at 2245 and SA Finley, who was off duty, followed.",
+            "Every recruit completes Officer Safety training.",
+            "The Inspector General said nothing further.",
+        ]
+    )
+
+    assert people_in(pdf) == ["Delgado", "Finley", "Okonkwo"]
+
+
+def test_a_name_a_cue_reads_inside_a_reading_of_the_model_across_lines_is_kept() -> None:
+    """The model read "Sean\nOfficer Delgado" as one name; the reading is cut to its
+    first line, and the rank's cue had read "Delgado" inside it."""
+    pdf = simple_pdf(["Regards,", "Sean", "Officer Delgado interviewed the witness at the scene."])
+
+    assert people_in(pdf) == ["Delgado", "Sean"]
+
+
+def test_the_people_minutes_list_as_present_are_proposed_given_names_too() -> None:
+    """The model reads a list of given names as places and organisations, or not at
+    all; "Chloe" read as a place is the person the list names."""
+    pdf = simple_pdf(
+        [
+            "Present: Joanna Wisniewska (HR Business Partner), Callum McAllister (employee),",
+            "Declan Byrne (note taker).",
+            "Attendees: Chloe, Raj and Wojciech",
+            "Distribution: All Staff; Finance",
+            "The notes were agreed. Chloe will circulate them.",
+        ]
+    )
+
+    result = detect(pdf, full())
+
+    people = texts_by_group(pdf, result, "person")
+    named = {text for texts in people.values() for text in texts}
+    assert {"Joanna Wisniewska", "Callum McAllister", "Declan Byrne", "Raj", "Wojciech"} <= named
+    assert group_of(people, "Chloe") == ["Chloe", "Chloe"]
+    assert not named & {"All Staff", "Finance", "HR Business Partner"}
+    assert "Chloe" not in marked_texts(pdf, result, "location")
+
+
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
     """A company's legal form after the names it is made of ("Pavón y Hierro S.Com.",
     "Hoffmann Krause KGaA") makes it no person, nor does a table's "Employer" label run
