@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.given_names import WORD_GIVEN_NAMES
 from review.pdf.identifiers import ID_CATEGORIES
 from review.pdf.names import NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
@@ -42,17 +43,6 @@ _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
 # A given name from three letters ("Ewa", "Raj"), everyday words aside.
 _LONE_SURNAME_LEN = 4
 _LONE_GIVEN_NAME_LEN = 3
-# Given names that are everyday words too, written alone more often as the word
-# ("Will you", "Grace period", "in August").
-_WORD_GIVEN_NAMES = frozenset(
-    "will mark bill grace hope faith rose june april august dean frank page gene dawn ruby "
-    "pearl iris lily holly daisy penny rich carol chase drew grant hunter miles norman "
-    "warren wade victor sterling earl king prince major summer autumn amber crystal "
-    "jasmine violet heather destiny trinity harmony liberty justice precious sunny rocky "
-    "sandy misty brook brooke river stone cash price young rusty buck chuck herb clay "
-    "cliff glen glenn max eve pat sue kit bob rob ray may joy art don guy jan sol mac "
-    "ash sky ace".split()
-)
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # letters: "o'neill", "smith-jones"
 
 
@@ -155,7 +145,7 @@ def _lone_names(entities: Iterable[_Entity]) -> dict[str, _Entity]:
                 people.setdefault(word, set()).add(e.key)
             if len(surname) >= _LONE_SURNAME_LEN:
                 long_enough.add(surname)
-            if len(given) >= _LONE_GIVEN_NAME_LEN and given not in _WORD_GIVEN_NAMES:
+            if len(given) >= _LONE_GIVEN_NAME_LEN and given not in WORD_GIVEN_NAMES:
                 long_enough.add(given)
         elif e.category == LOCATION and len(e.tokens) == 1:
             places.add(_bare(e.tokens[0]))

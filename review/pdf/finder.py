@@ -14,6 +14,7 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.names import NAME_WORD, NEXT_NAME_WORD, TITLES, name_span, plausible_name
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
@@ -77,6 +78,13 @@ class Finder:
             else None
         )
         self.project = nlp.ProjectRecognizer(self.floors, self._project_hits)
+        # With people wanted, the model's places and organisations are read as well,
+        # wanted or not: it reads people as both (a given name alone, a person among a
+        # table's cells), and what is left of them once the people are taken out is
+        # dropped at the floors.
+        self.readings = sorted(
+            set(self.floors) | ({LOCATION, ORGANIZATION} if PERSON in self.floors else set())
+        )
         self._text: str | None = None  # the page text being analysed, as written
         self._cue_people: list[Hit] = []  # the names the project's cues read in it
 
@@ -104,7 +112,7 @@ class Finder:
                 flowing,
                 pipeline=self.policy.nlp_pipeline,
                 project=self.project,
-                categories=sorted(self.floors),
+                categories=self.readings,
                 phone_regions=self.policy.phone_regions if PHONE in self.floors else (),
             )
             # Presidio drops a name a cue read inside a longer reading of the model, which
@@ -262,6 +270,11 @@ class Finder:
             value = text[start:end]
         if not any(c.isalpha() for c in value):
             return None  # the small model calls a date or a number a place now and then
+        if found.category in (LOCATION, ORGANIZATION) and _given_name_alone(
+            text, start, end, found.category
+        ):
+            detector = f"spacy.{found.category}>given_name"
+            return Hit(PERSON, start, end, GIVEN_NAME_CONFIDENCE, detector, squash(value))
         detector = "spacy." + found.category
         # The small model calls "SSN 099666655" an organisation: a place or an
         # organisation never outweighs a validated pattern lying inside it.
@@ -271,6 +284,51 @@ class Finder:
 
 # A name known only by its place above a phone or e-mail: weaker than the model's reading.
 CONTACT_NAME_CONFIDENCE = 0.7
+# A given name alone the model read as an organisation or a place.
+GIVEN_NAME_CONFIDENCE = 0.7
+# Before a place, not a person ("moved to Sydney", "born in Florence").
+_PLACE_BEFORE = re.compile(
+    r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
+)
+
+
+# The words listed with a word: after it ("Fleming, Armstrong and Flores"), and before
+# it joined by "and" ("Armstrong and Flores"; not "Yesterday, Siobhan called").
+_NEXT_LISTED = re.compile(rf"(?:,\s(?:(?:and|&)\s)?|\s(?:and|&)\s)({NAME_WORD})")
+_LISTED_BEFORE = re.compile(rf"({NAME_WORD}),?\s(?:and|&)\s\Z")
+
+
+def _given_name_alone(text: str, start: int, end: int, category: str) -> bool:
+    """Whether the model's organisation or place `text[start:end]` is a given name
+    alone ("I spoke to Siobhan", "Aleksandra checked the log"): one capitalised word of
+    three letters or more, a given name and no everyday word, as is every word listed
+    with it (a firm is named "Fleming, Armstrong and Flores"), and no place after a word
+    that leads to one."""
+    if category == LOCATION and _PLACE_BEFORE.search(text, max(0, start - 12), start):
+        return False
+    words = [text[start:end]]
+    position = end
+    while (listed := _NEXT_LISTED.match(text, position)) is not None:
+        words.append(listed[1])
+        position = listed.end()
+    position = start
+    while (listed := _LISTED_BEFORE.search(text, max(0, position - 60), position)) is not None:
+        words.append(listed[1])
+        position = listed.start()
+    return all(_given_name(word) for word in words)
+
+
+def _given_name(word: str) -> bool:
+    return (
+        word.isalpha()
+        and word[0].isupper()
+        and not word.isupper()
+        and len(word) >= 3
+        and word.casefold() in given_names()
+        and word.casefold() not in WORD_GIVEN_NAMES
+    )
+
+
 # A line holding a name and nothing else.
 _NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*")
 

@@ -16,6 +16,7 @@ import pytest
 from review.pdf import nlp
 from review.pdf.detect import DetectionPolicy, DetectionResult, detect
 from review.pdf.geometry import page_rect
+from review.pdf.patterns import ALL_CATEGORIES
 from testkit.corpus import simple_pdf
 
 SALT = b"entity-test-salt"
@@ -705,6 +706,25 @@ def test_the_people_minutes_list_as_present_are_proposed_given_names_too() -> No
     assert group_of(people, "Chloe") == ["Chloe", "Chloe"]
     assert not named & {"All Staff", "Finance", "HR Business Partner"}
     assert "Chloe" not in marked_texts(pdf, result, "location")
+
+
+def test_a_given_name_the_model_reads_as_an_organisation_or_a_place_is_a_person() -> None:
+    """With organisations and places off, as FOIA policies often have them, a given
+    name the model misread as one would be proposed as nothing at all."""
+    pdf = simple_pdf(
+        [
+            "I spoke to Mohammed at the front desk and he said Siobhan had already left.",
+            "My colleague Aleksandra checked the log. Yesenia from the clinic called.",
+            "The council then moved its offices to Sydney in May.",
+        ]
+    )
+
+    result = detect(pdf, full(categories=ALL_CATEGORIES - {"organization", "location"}))
+
+    people = marked_texts(pdf, result, "person")
+    assert {"Siobhan", "Aleksandra", "Yesenia"} <= people
+    assert "Sydney" not in people
+    assert not [m for m in result.marks if m.category in ("organization", "location")]
 
 
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
