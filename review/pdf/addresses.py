@@ -32,16 +32,19 @@ _SUFFIXES = (
     "Track|Trafficway|Trail|Trl|Tunnel|Turnpike|Underpass|Unions?|Valleys?|Via|Viaduct|"
     "Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Yard"
 )
+# Police and court records write addresses in capitals too ("2210 W. 18TH ST").
+_ANY_SUFFIX = rf"(?:{_SUFFIXES}|{_SUFFIXES.upper()})"
 _NAME = r"[A-ZÀ-ÖØ-Þ][\w'’.-]*"  # a capitalised word of a street or city name
 # A street's name word: capitalised, or a numbered street ("7th Street", "42nd St").
-_STREET_WORD = rf"(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th))"
+_STREET_WORD = rf"(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th|ST|ND|RD|TH))"
 # The quadrant after the street type, as Washington, DC writes it ("Street S.W.", "Ave NW").
 _QUADRANT = r"(?:[ ](?:[NS]\.?[EW]|[NSEW])\.?(?!\w))"
 _GAP = r"[ \n]"  # page text separates words by a space, lines by a line break
 _UNIT = (
-    r"(?:,?[ \n](?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Room|Floor|Fl\.?|Bldg\.?|#)"
+    r"(?:,?[ \n](?i:Apt\.?|Apartment|Suite|Ste\.?|Unit|Room|Floor|Fl\.?|Bldg\.?|#)"
     r"[ ]?[\w-]{1,6})"
 )
+_FLAT = r"(?:Flat|Studio|Apartment|FLAT|STUDIO|APARTMENT)"
 _UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
 _US_TAIL = rf"(?:,?{_GAP}(?:{_NAME}[ ]){{0,3}}{_NAME},?[ ][A-Z]{{2}}[ ]\d{{5}}(?:-\d{{4}})?)"
 _UK_TAIL = rf"(?:,?{_GAP}(?:(?:{_NAME}[ ]){{0,3}}{_NAME},?{_GAP})?{_UK_POSTCODE})"
@@ -89,8 +92,8 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         "us_uk",
         _has_street_suffix,
         re.compile(
-            rf"(?<![\w-])(?:(?:Flat|Studio|Apartment|Unit)[ ]\d+[A-Za-z]?,?{_GAP})?"
-            rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}(?:{_SUFFIXES})\b\.?"
+            rf"(?<![\w-])(?:(?:{_FLAT}|Unit|UNIT)[ ]\d+[A-Za-z]?,?{_GAP})?"
+            rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}{_ANY_SUFFIX}\b\.?"
             rf"{_QUADRANT}?{_UNIT}?(?:{_US_TAIL}|{_UK_TAIL})?"
         ),
     ),
@@ -98,8 +101,8 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         "uk_flat",  # "Flat 3\nBennett Mall\nEast Harrietport\nN8 8HN": no building number
         _contains(r"(?:flat|studio|apartment) \d"),
         re.compile(
-            rf"(?<![\w-])(?:Flat|Studio|Apartment)[ ]\d+[A-Za-z]?,?{_GAP}(?:{_NAME}[ ]){{1,3}}"
-            rf"(?:{_SUFFIXES})\b\.?{_UK_TAIL}?"
+            rf"(?<![\w-]){_FLAT}[ ]\d+[A-Za-z]?,?{_GAP}(?:{_NAME}[ ]){{1,3}}"
+            rf"{_ANY_SUFFIX}\b\.?{_UK_TAIL}?"
         ),
     ),
     (
@@ -137,7 +140,8 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
             rf"(?<![\w-]){_ES_STREET}[ ]"
             r"(?:(?:de[ ]la|de[ ]los|de[ ]las|del|de)[ ])?"
             rf"(?:{_NAME}[ ]){{1,4}}\d{{1,4}}(?:,?[ ](?:(?:Puerta|Piso|Apt\.|Apto\.|Esc\.)[ ]?\d{{1,3}}"
-            r"|\d{1,2}[º°ª](?:[ ]?(?:[A-Z]|izda\.?|dcha\.?|izquierda|derecha))?(?![\w])))*"
+            r"|\d{1,2}[º°ª](?:[ ]?(?:[A-Z]|izq(?:da)?\.?|dcha?\.?|izquierda|derecha|centro|"
+            r"ctro\.?))?(?![\w])))*"
             rf"{_EU_TAIL}?"
         ),
     ),

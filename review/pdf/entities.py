@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.given_names import WORD_GIVEN_NAMES
+from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.identifiers import ID_CATEGORIES
 from review.pdf.names import NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
@@ -104,7 +104,36 @@ def _entities(
         )
         and not (e.category in (LOCATION, ORGANIZATION) and e.key in people)
     ]
+    kept.extend(_family_names(kept))
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
+
+
+def _family_names(entities: list[_Entity]) -> list[_Entity]:
+    """Surnames two people or more share ("Aisha Patel and her brother Ravi Patel"):
+    written alone, they are one of the family's, proposed in a group of their own.
+    Four letters or more, and no place's name, as a surname alone."""
+    families: dict[str, set[str]] = {}
+    written: dict[str, str] = {}
+    places: set[str] = set()
+    single: set[str] = set()
+    for e in entities:
+        if (
+            e.category == PERSON
+            and len(e.tokens) >= 2
+            and not _PARTICLE.fullmatch(e.tokens[0].casefold())
+        ):
+            families.setdefault(_bare(e.tokens[-1]), set()).add(e.key)
+            written.setdefault(_bare(e.tokens[-1]), _POSSESSIVE_END.sub("", e.tokens[-1]))
+        elif len(e.tokens) == 1:
+            (places if e.category == LOCATION else single).add(_bare(e.tokens[0]))
+    return [
+        _Entity(PERSON, (written[surname],))
+        for surname, keys in families.items()
+        if len(keys) >= 2
+        and len(surname) >= _LONE_SURNAME_LEN
+        and _WORD.fullmatch(surname) is not None
+        and surname not in places | single
+    ]
 
 
 def _name_tokens(text: str) -> tuple[str, ...]:
@@ -176,21 +205,27 @@ def _entity_patterns(
     entities: list[_Entity], lone: dict[str, _Entity]
 ) -> list[tuple[_Entity, re.Pattern[str]]]:
     """Each entity's written forms: the whole name in any case, possessive allowed;
-    for a person also the surname after a title ("Ms. Doe"), the name surname first
+    for a person also the surname after a title ("Ms. Doe") where no one else has that
+    surname (else it is the family's, `_family_names`), the name surname first
     ("Doe, Jane", as records and file headers write it), the initial with the
     surname ("J. Doe") where no other person shares that initial and surname, and the
     surname or the given name alone, capitalised, where it is one of the `lone` names
     (a lower-case "young" is a word, not Ms. Young); a given name not before another
     name ("Priya Shah" is someone else than Priya Raghunathan)."""
     initials: dict[str, set[str]] = {}
+    families: dict[str, set[str]] = {}
     for e in entities:
         if e.category == PERSON and len(e.tokens) >= 2:
             initials.setdefault(_initial_form(e), set()).add(e.key)
+            families.setdefault(_bare(e.tokens[-1]), set()).add(e.key)
     patterns = []
     for e in entities:
         gap = r"(?:[ \n]|-\n)"
         whole = gap.join(re.escape(t) for t in e.tokens)
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
+        if e.category == PERSON and len(e.tokens) == 1:
+            # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
+            whole = rf"(?=[A-ZÀ-ÖØ-Þ])(?i:{whole})"
         forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
@@ -198,7 +233,8 @@ def _entity_patterns(
             surname = re.escape(e.tokens[-1])
             if with_particles is not None:
                 surname = f"(?:{gap.join(map(re.escape, with_particles.split()))}|{surname})"
-            forms.append(rf"(?<![\w-])(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
+            if len(families[_bare(e.tokens[-1])]) == 1:  # "Ms. Patel" of two is the family's
+                forms.append(rf"(?<![\w-])(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
             given = re.escape(e.tokens[0])
             forms.append(rf"(?<![\w-])({surname},{gap}{given}){_END}")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
@@ -247,6 +283,14 @@ def every_occurrence(
             for m in pattern.finditer(page_text.text):
                 # Each form captures the name itself (not its title or possessive).
                 start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
+                detector, group_here = "entity.every_occurrence", group
+                relative = _relative_before(page_text.text, start, end, entity)
+                if relative is not None:
+                    # Another of the family ("TANYA JACKSON"'s son "DESHAWN JACKSON"):
+                    # their whole name, in a group of their own.
+                    start, detector = relative, "entity.relative"
+                    name = " ".join(page_text.text[start:end].split()).casefold()
+                    group_here = "e" + policy.text_hash(f"{PERSON}|{name}")[:15]
                 known = [
                     f
                     for f in by_page.get(index, ())
@@ -254,20 +298,41 @@ def every_occurrence(
                 ]
                 if known:
                     for f in known:
-                        groups.setdefault(id(f), group)
+                        groups.setdefault(id(f), group_here)
                     continue
                 rects = page_text.boxes(start, end)
                 if not rects:
                     continue
                 value = page_text.text[start:end]
-                hit = Hit(
-                    entity.category, start, end, 0.8, "entity.every_occurrence", squash(value)
-                )
+                hit = Hit(entity.category, start, end, 0.8, detector, squash(value))
                 f = Found(index, rects, hit, source, policy.text_hash(hit.normalized))
                 by_page.setdefault(index, []).append(f)
-                groups[id(f)] = group
+                groups[id(f)] = group_here
                 added.append(f)
     return entities, added, groups
+
+
+_WORD_BEFORE = re.compile(rf"({NAME_WORD})(?:[ \n]|-\n)\Z")
+
+
+def _relative_before(text: str, start: int, end: int, entity: _Entity) -> int | None:
+    """Where the name begins when the surname alone of `entity` (a person, or a family's
+    surname) at `text[start:end]` follows another given name than theirs: a relative
+    the model did not read (the start of that given name), else None."""
+    if entity.category != PERSON or _bare(text[start:end]) != _bare(entity.tokens[-1]):
+        return None
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before is None:
+        return None
+    given = before[1].casefold()
+    if (
+        (len(entity.tokens) >= 2 and given == _bare(entity.tokens[0]))
+        or given not in given_names()
+        or given in WORD_GIVEN_NAMES
+        or before[1].isupper() != text[start:end].isupper()  # "JACKSON" after "Dear"
+    ):
+        return None
+    return before.start(1)
 
 
 # Between the characters of a number as written: nothing, or a separator or two ("(0115) 49").

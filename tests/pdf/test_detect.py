@@ -417,6 +417,12 @@ def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
         "Rural Route 2, Box 17, Elk City, OK 73644",
         "P.O. Box 77, London W1A 1AA",
         "Calle Mayor 10, 3º B, 28013 Madrid",
+        "Calle de Alcalá 48, 3º izq., 28014 Madrid",
+        "Calle Mayor 5, 2º dcha., 28013 Madrid",
+        # in capitals, as police and court records write them
+        "4821 N KEDZIE AVE APT 3B, CHICAGO, IL 60625",
+        "2210 W. 18TH ST",
+        "FLAT 2, 14 GROVE ROAD, LEEDS LS6 2AP",
     ],
 )
 def test_street_address_is_marked_whole(address: str) -> None:

@@ -158,11 +158,11 @@ def test_a_name_the_model_reads_on_from_a_titled_name_on_the_line_above_is_its_o
     assert ["Chen"] in people.values()
 
 
-def test_a_surname_two_people_share_alone_is_grouped_with_neither() -> None:
+def test_a_surname_two_people_share_alone_is_proposed_in_the_familys_group() -> None:
     pdf = simple_pdf(
         [
             "Aisha Patel and her brother Ravi Patel attended the hearing.",
-            "Patel asked for an adjournment.",
+            "Patel asked for an adjournment; Ms. Patel agreed. PATEL signed.",
         ]
     )
 
@@ -170,6 +170,23 @@ def test_a_surname_two_people_share_alone_is_grouped_with_neither() -> None:
 
     assert group_of(people, "Aisha Patel") == ["Aisha Patel"]
     assert group_of(people, "Ravi Patel") == ["Ravi Patel"]
+    assert sorted(group_of(people, "Patel")) == ["PATEL", "Patel", "Patel"]
+
+
+def test_a_relative_the_model_missed_is_proposed_whole_in_a_group_of_their_own() -> None:
+    """The "Jackson" of "Jamal Jackson" is not Tanya Jackson written shortly: his given
+    name would be left visible beside her redacted surname."""
+    pdf = simple_pdf(
+        [
+            "The tenant, Tanya Jackson, called on Monday.",
+            "Jamal Jackson 4471 room 12 keys returned",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert group_of(people, "Tanya Jackson") == ["Tanya Jackson"]
+    assert group_of(people, "Jamal Jackson") == ["Jamal Jackson"]
 
 
 def test_a_surname_that_is_a_word_is_proposed_only_as_a_name_is_written() -> None:
