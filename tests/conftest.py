@@ -77,6 +77,7 @@ def _reference_data_after_flush(request):
     import_module("review.migrations.0002_policy_v1").seed(apps, None)
     import_module("review.migrations.0013_policy_detection_categories").publish(apps, None)
     import_module("review.migrations.0021_policy_identity_documents").publish(apps, None)
+    import_module("review.migrations.0022_policy_vehicle_and_medicare_numbers").publish(apps, None)
     install_roles(Group, Permission)
 
 

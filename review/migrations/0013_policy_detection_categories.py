@@ -3,7 +3,8 @@ organisations (full mode), street addresses, ITIN and the UK's NI and NHS number
 Earlier versions stay as they were: documents admitted under them keep their policy."""
 
 from django.db import migrations
-from django.db.models import Max
+
+from review.migrations._categories import publish_categories
 
 NEW_CATEGORIES = [
     "itin",
@@ -17,23 +18,11 @@ NEW_CATEGORIES = [
 
 
 def publish(apps, schema_editor):
-    Policy = apps.get_model("review", "Policy")
-    latest = Policy.objects.order_by("-version").first()
-    if latest is None or set(NEW_CATEGORIES) <= set(latest.categories):
-        return
-    latest.pk = None
-    latest.version = (Policy.objects.aggregate(v=Max("version"))["v"] or 0) + 1
-    latest.created_by = "system:migration"
-    latest.note = "detection: names, places, organisations, addresses, ITIN, UK NI and NHS"
-    latest.categories = [
-        *latest.categories,
-        *(c for c in NEW_CATEGORIES if c not in latest.categories),
-    ]
-    latest.category_min_confidence = {
-        **latest.category_min_confidence,
-        **{c: 0.5 for c in NEW_CATEGORIES if c not in latest.category_min_confidence},
-    }
-    latest.save()
+    publish_categories(
+        apps,
+        NEW_CATEGORIES,
+        note="detection: names, places, organisations, addresses, ITIN, UK NI and NHS",
+    )
 
 
 class Migration(migrations.Migration):

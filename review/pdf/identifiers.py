@@ -1,7 +1,11 @@
 """Values read after their label (Django-free): a date of birth ("DOB 04/12/1961") and
 the identifiers of accounts, policies, medical records and identity documents
-("Account no. 0012345678", "Passport No. 123456789", "A-Number: A012-345-678").
-Spans only: `patterns` makes them hits, as it does the addresses of `addresses.py`.
+("Account no. 0012345678", "Passport No. 123456789", "A-Number: A012-345-678"); and
+the identifiers of vehicles and Medicare beneficiaries, which police and health records
+carry: a licence plate after its label ("Plate: ABC-1234"), a vehicle identification
+number (its check digit, or its label) and a Medicare Beneficiary Identifier (its
+format). Spans only: `patterns` makes them hits, as it does the addresses of
+`addresses.py`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ MEDICAL_RECORD = "medical_record"
 PASSPORT_NUMBER = "passport_number"
 DRIVER_LICENSE = "driver_license"
 A_NUMBER = "a_number"  # US alien registration number (immigration files)
+LICENSE_PLATE = "license_plate"
+VIN = "vin"  # vehicle identification number (ISO 3779)
+MEDICARE_NUMBER = "medicare_number"  # US Medicare Beneficiary Identifier (MBI)
 # The identifiers read after their label.
 ID_CATEGORIES: tuple[str, ...] = (
     ACCOUNT_NUMBER,
@@ -25,6 +32,9 @@ ID_CATEGORIES: tuple[str, ...] = (
     PASSPORT_NUMBER,
     DRIVER_LICENSE,
     A_NUMBER,
+    LICENSE_PLATE,
+    VIN,
+    MEDICARE_NUMBER,
 )
 
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -111,3 +121,69 @@ def find_identifiers(text: str) -> Iterator[tuple[str, int, int, bool]]:
         if sum(c.isdigit() for c in value) >= 5 and len(value) <= 30:
             valid = category != A_NUMBER or _A_NUMBER.fullmatch(value) is not None
             yield category, m.start("value"), m.start("value") + len(value), valid
+
+
+# A vehicle's registration after its label ("Plate: ABC-1234", "registration mark AB12
+# CDE", "Tag # 7XYZ123"), in capitals as plates are written: four to eight letters and
+# digits, a digit among them, in up to three groups (the words after it in a record
+# written in capitals are no part of it: "PLATE ABC1234 WAS").
+_PLATE = re.compile(
+    r"(?i:\b(?:licen[cs]e[ ]plate|number[ ]plate|plate|registration[ ]mark|"
+    r"vehicle[ ]registration|reg\.|VRM|tag)(?:[ ]?(?:no\.?|number|\#))?)[ ]*[:\#.]?[ ]*"
+    r"([A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,4}){0,2})(?![\w-])"
+)
+_PLATE_GROUP = re.compile(r"[A-Z0-9]+")
+_PLATE_LENGTH = (4, 8)
+_PLATE_KEYWORDS = ("plate", "registration", "reg.", "vrm", "tag")
+# A VIN: 17 characters, no I, O or Q. The ninth is a check digit in North America.
+_VIN = re.compile(r"(?<![\w-])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+_VIN_CUE = re.compile(
+    r"\b(?:VIN|vehicle[ ]identification(?:[ ](?:number|no\.?))?|chassis(?:[ ](?:number|no\.?))?)"
+    r"[ ]*[:\#.]?[ ]*\Z",
+    re.I,
+)
+# The check digit's values of the letters (ISO 3779 transliteration) and its weights.
+_VIN_VALUES = dict(
+    zip("ABCDEFGHJKLMNPRSTUVWXYZ", (*range(1, 9), *range(1, 6), 7, 9, *range(2, 10)), strict=True)
+)
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+# A Medicare Beneficiary Identifier: 11 characters in a fixed pattern of digits and
+# letters (never S, L, O, I, B, Z), written with dashes after the 4th and 7th or not.
+_MBI_LETTER = "AC-HJKMNP-RT-Y"
+_MBI = re.compile(
+    rf"(?<![\w-])[1-9][{_MBI_LETTER}][{_MBI_LETTER}0-9][0-9]-?[{_MBI_LETTER}][{_MBI_LETTER}0-9]"
+    rf"[0-9]-?[{_MBI_LETTER}]{{2}}[0-9]{{2}}(?![\w-])"
+)
+
+
+def _vin_check_digit_valid(vin: str) -> bool:
+    total = sum(
+        (int(c) if c.isdigit() else _VIN_VALUES[c]) * weight
+        for c, weight in zip(vin, _VIN_WEIGHTS, strict=True)
+    )
+    check = total % 11
+    return vin[8] == ("X" if check == 10 else str(check))
+
+
+def find_vehicle_and_medicare_ids(text: str) -> Iterator[tuple[str, int, int, float, str]]:
+    """(category, start, end, confidence, detector) of each licence plate after its
+    label, each VIN (its check digit valid, two letters in it at least, or after its
+    label whatever its check digit: European VINs have none) and each Medicare number."""
+    lowered = text.lower()
+    if any(k in lowered for k in _PLATE_KEYWORDS):
+        for m in _PLATE.finditer(text):
+            length, end = 0, m.start(1)
+            for group in _PLATE_GROUP.finditer(text, m.start(1), m.end(1)):
+                if length + len(group[0]) > _PLATE_LENGTH[1]:
+                    break
+                length, end = length + len(group[0]), group.end()
+            if length >= _PLATE_LENGTH[0] and any(c.isdigit() for c in text[m.start(1) : end]):
+                yield LICENSE_PLATE, m.start(1), end, 0.7, "cue.license_plate"
+    for m in _VIN.finditer(text):
+        vin = m[0]
+        if _VIN_CUE.search(text, max(0, m.start() - 40), m.start()):
+            yield VIN, m.start(), m.end(), 0.8, "cue.vin"
+        elif sum(c.isalpha() for c in vin) >= 2 and _vin_check_digit_valid(vin):
+            yield VIN, m.start(), m.end(), 0.85, "checksum.vin"
+    for m in _MBI.finditer(text):
+        yield MEDICARE_NUMBER, m.start(), m.end(), 0.85, "format.medicare_mbi"

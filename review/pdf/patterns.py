@@ -20,7 +20,14 @@ from review.pdf.addresses import find_addresses
 # The labelled values are part of the category registry: callers import them from here.
 from review.pdf.identifiers import DOB as DOB
 from review.pdf.identifiers import ID_CATEGORIES as ID_CATEGORIES
-from review.pdf.identifiers import find_dates_of_birth, find_identifiers
+from review.pdf.identifiers import (
+    LICENSE_PLATE,
+    MEDICARE_NUMBER,
+    VIN,
+    find_dates_of_birth,
+    find_identifiers,
+    find_vehicle_and_medicare_ids,
+)
 from review.pdf.names import find_names_by_cue
 
 SSN = "ssn"
@@ -381,6 +388,12 @@ def _find_ids(text: str) -> Iterator[Hit]:
             yield Hit(category, start, end, 0.3, detector, value, CUE_BUT_INVALID)
 
 
+def _find_vehicle_and_medicare_ids(text: str) -> Iterator[Hit]:
+    for category, start, end, confidence, detector in find_vehicle_and_medicare_ids(text):
+        value = "".join(c for c in text[start:end] if c.isalnum())
+        yield Hit(category, start, end, confidence, detector, value)
+
+
 _HEX_COLON = frozenset("0123456789abcdefABCDEF:.")
 
 
@@ -421,6 +434,7 @@ DETECTORS: tuple[tuple[frozenset[str], Callable[[str], Iterator[Hit]]], ...] = (
     (frozenset({IBAN}), _find_iban),
     (frozenset({DOB}), _find_dob),
     (frozenset(ID_CATEGORIES), _find_ids),
+    (frozenset({LICENSE_PLATE, VIN, MEDICARE_NUMBER}), _find_vehicle_and_medicare_ids),
     (frozenset({IP_ADDRESS}), _find_ipv6),
     (frozenset({UK_NINO, UK_NHS}), _find_uk_ids),
     (frozenset({ADDRESS}), _find_addresses),

@@ -485,10 +485,41 @@ def test_date_without_nearby_birth_cue_is_not_marked(line: str) -> None:
         ("A# 012345678", "a_number", "012345678"),
         ("Alien Registration No. A123456789", "a_number", "A123456789"),
         ("USCIS # 987-654-321", "a_number", "987-654-321"),
+        ("Vehicle plate ABC-1234 seen", "license_plate", "ABC-1234"),
+        ("registration mark AB12 CDE on a blue Ford", "license_plate", "AB12 CDE"),
+        ("R/O RAN PLATE 7XYZ123 REGISTERED TO HIM", "license_plate", "7XYZ123"),
+        ("VIN: WVWZZZ1JZ3W386752 (no check digit in Europe)", "vin", "WVWZZZ1JZ3W386752"),
     ],
 )
 def test_identifier_after_cue_is_marked(line: str, category: str, value: str) -> None:
     assert value in found_values([line], category)
+
+
+@pytest.mark.parametrize(
+    ("line", "category", "value"),
+    [
+        ("The car 1M8GDM9AXKP042788 was towed", "vin", "1M8GDM9AXKP042788"),
+        ("Beneficiary 1EG4-TE5-MK73 was billed", "medicare_number", "1EG4-TE5-MK73"),
+        ("ID 1EG4TE5MK73 on the claim", "medicare_number", "1EG4TE5MK73"),
+    ],
+)
+def test_vehicle_and_medicare_numbers_are_marked_by_their_form(
+    line: str, category: str, value: str
+) -> None:
+    assert value in found_values([line], category)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The plate was dented; tag 12 on the box",
+        "Order 1M8GDM9AXKP042789 shipped",  # a VIN's shape with a wrong check digit
+        "Serial 1SG4-TE5-MK73 returned",  # an MBI never has an S
+        "Company registration number 01234567",
+    ],
+)
+def test_vehicle_and_medicare_look_alikes_are_not_marked(line: str) -> None:
+    assert not {"license_plate", "vin", "medicare_number"} & set(categories_found([line]))
 
 
 @pytest.mark.parametrize(

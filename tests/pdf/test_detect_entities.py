@@ -805,6 +805,7 @@ def test_no_text_of_the_new_recognisers_appears_in_any_mark() -> None:
             "Witness            Role            Phone",
             "Emily Brown        Investigator    (312) 555-0199",
             "Hannah Schmidt     Witness         +49 30 901820",
+            "Hi Priya, the plate ABC-1234 and VIN 1M8GDM9AXKP042788 are hers; MBI 1EG4-TE5-MK73.",
         ]
     )
 
@@ -828,6 +829,12 @@ def test_no_text_of_the_new_recognisers_appears_in_any_mark() -> None:
         "Emily",
         "brown",
         "Schmidt",
+        "Priya",
+        "ABC",
+        "1234",
+        "1M8GDM9AXKP042788",
+        "1EG4",
+        "MK73",
     ):
         assert value not in dump
 
