@@ -402,6 +402,9 @@ def _misread_person(text: str, reading: Hit, person: Hit) -> bool:
     )
 
 
+_SIGNATURE = "cue.signed_name"
+
+
 def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
     """Keep the strongest hit where pattern hits overlap.
 
@@ -410,7 +413,8 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
     weaker reading of the same characters (an account number that is an SSN). A weaker
     name, place or organisation that holds a stronger one of its category whole reads
     more of it and takes its place: dropping the longer reading would leave the rest of
-    the name unproposed.
+    the name unproposed. Not a signature's: it is its line whole, and what a reading adds
+    to it is the next line ("Thanks,\nPriya\nNoted, will do." read "Priya\nNoted").
     """
     ordered = sorted(hits, key=lambda h: (-h.confidence, -(h.end - h.start), h.start, h.category))
     kept: list[Hit] = []
@@ -425,6 +429,7 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
                     and hit.start <= other.start
                     and other.end <= hit.end
                     and hit.end - hit.start > other.end - other.start
+                    and other.detector != _SIGNATURE
                 ):
                     kept[index] = hit
             else:

@@ -73,13 +73,16 @@ _SIGNED_NAME = re.compile(
     r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
 
+# Ranks a military signature opens with ("V/R,\nMaj. Dana Ruiz").
+_MILITARY_RANKS = r"Maj|Col|LtCol|Gen|Adm|Cmdr|Cdr|Cpt|Pvt|Ens|SSgt|MSgt|CPO|PO"
 # A signature under the valediction, on a line of its own ("Yours sincerely,\nGuy Fleury";
-# "Kind regards\nGwen": colleagues sign with the given name alone).
+# "Kind regards\nGwen", "Thanks,\nPriya": colleagues sign with the given name alone).
 _VALEDICTED_NAME = re.compile(
-    r"(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
-    r"regards|respectfully|mit freundlichen grüßen|cordialement|atentamente|signed|"
-    r"signature)[,:]?[ ]*\n[ ]*"
-    rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{0,3}})[ ,]*(?=\n|$)"
+    r"(?:^|\n|[.!?][ ])[ ]*(?i:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|"
+    r"warm regards|regards|best wishes|all the best|best|(?:many )?thanks|thank you|cheers|"
+    r"take care|respectfully|very respectfully|v/r|cordially|mit freundlichen grüßen|"
+    r"cordialement|atentamente|signed|signature)[,:!]?[ ]*\n[ ]*"
+    rf"(?:(?:{TITLES}|{_MILITARY_RANKS})\.?[ ])?({NAME_WORD}(?: {NEXT_NAME_WORD}){{0,3}})[ ,]*(?=\n|$)"
 )
 # The person a letter or an e-mail greets or thanks, opening its line or sentence ("Dear
 # Eilidh,", "Hi Priya,", "Thanks Marek."), given name alone or whole; not after a title

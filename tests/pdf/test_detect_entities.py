@@ -648,6 +648,26 @@ def test_a_person_greeted_or_signing_by_given_name_alone_is_proposed_in_their_gr
     assert ["Gwen"] in people.values()
 
 
+def test_the_sign_offs_of_e_mails_and_military_letters_sign_with_a_name() -> None:
+    pdf = simple_pdf(
+        [
+            "See the attached log.",
+            "Thanks,",
+            "Priya",
+            "Noted, will do.",
+            "Cheers,",
+            "Tom Baker",
+            "Approved as amended.",
+            "V/R,",
+            "Maj. Dana Ruiz",
+            "Best",
+            "Practices for the team are attached.",
+        ]
+    )
+
+    assert people_in(pdf) == ["Dana Ruiz", "Priya", "Tom Baker"]
+
+
 def test_greetings_and_sign_offs_to_no_one_name_no_one() -> None:
     pdf = simple_pdf(
         [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from review.models import Policy, Proposal
+from review.pdf.patterns import ALL_CATEGORIES, SEARCH_TERM
 from review.services.detection import detection_policy_for
 from testkit.corpus import simple_pdf
 from tests.factories import admitted_items
@@ -70,3 +71,13 @@ def test_the_jurisdictions_own_detection_settings_narrow_the_policy():
     assert policy.categories == frozenset({"ssn", "phone"})
     assert policy.phone_regions == ("US", "CA")
     assert policy.ner is False
+
+
+def test_the_latest_policy_version_the_migrations_publish_turns_on_every_category():
+    """A detector added without the data migration that publishes it would find
+    nothing in production: no policy version would ask for its category."""
+    latest = Policy.objects.order_by("-version").first()
+
+    missing = ALL_CATEGORIES - {SEARCH_TERM} - set(latest.categories)
+
+    assert not missing
