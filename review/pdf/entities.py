@@ -34,7 +34,11 @@ _POSSESSIVE = r"(?:['’]s)?"
 _POSSESSIVE_END = re.compile(r"['’]s?$")
 # Where a written form ends: not inside a word, nor in an e-mail address's local part
 # ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own).
-_END = r"(?![\w@-])"
+# Hyphens and dashes a name's parts are joined with, as fonts' maps write them: "Quan" is
+# no word of its own in "Quan‑Yang Duh" (U+2011).
+_HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d-"  # "-" last: no range
+_START = rf"(?<![\w{_HYPHENS}])"
+_END = rf"(?![\w@{_HYPHENS}])"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
 _PARTICLE = re.compile(PARTICLE)
 _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
@@ -226,7 +230,7 @@ def _entity_patterns(
         if e.category == PERSON and len(e.tokens) == 1:
             # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
             whole = rf"(?=[A-ZÀ-ÖØ-Þ])(?i:{whole})"
-        forms = [rf"(?<![\w-])({whole}){_POSSESSIVE}{_END}"]
+        forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
             with_particles = _particle_surname(e)
@@ -234,18 +238,18 @@ def _entity_patterns(
             if with_particles is not None:
                 surname = f"(?:{gap.join(map(re.escape, with_particles.split()))}|{surname})"
             if len(families[_bare(e.tokens[-1])]) == 1:  # "Ms. Patel" of two is the family's
-                forms.append(rf"(?<![\w-])(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
+                forms.append(rf"{_START}(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
             given = re.escape(e.tokens[0])
-            forms.append(rf"(?<![\w-])({surname},{gap}{given}){_END}")  # "DOE, JANE"
+            forms.append(rf"{_START}({surname},{gap}{given}){_END}")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])
-                forms.append(rf"(?<![\w-])({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
+                forms.append(rf"{_START}({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
             if lone.get(_bare(e.tokens[-1])) is e:
                 # Capitalised, in any case after it: "McAllister" of "MCALLISTER, RYAN".
-                forms.append(rf"(?<![\w-])((?-i:(?=[A-Z]))(?i:{surname})){_POSSESSIVE}{_END}")
+                forms.append(rf"{_START}((?-i:(?=[A-Z]))(?i:{surname})){_POSSESSIVE}{_END}")
             if lone.get(_bare(e.tokens[0])) is e:
                 forms.append(
-                    rf"(?<![\w-])((?-i:(?=[A-Z]))(?i:{given})){_POSSESSIVE}{_END}"
+                    rf"{_START}((?-i:(?=[A-Z]))(?i:{given})){_POSSESSIVE}{_END}"
                     rf"(?-i:(?![ ]{NAME_WORD}))"
                 )
         patterns.append((e, re.compile("|".join(forms), flags)))

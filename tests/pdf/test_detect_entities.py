@@ -764,6 +764,40 @@ def test_a_given_name_the_model_reads_as_an_organisation_or_a_place_is_a_person(
     assert not [m for m in result.marks if m.category in ("organization", "location")]
 
 
+def _with_fonts_hyphen(lines: list[str]) -> bytes:
+    """`lines` in Helvetica whose ToUnicode map reads "-" as U+2011, the non-breaking
+    hyphen, as many producers' fonts write a name's hyphen."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for number, line in enumerate(lines):
+        page.insert_text((72, 80 + 20 * number), line, fontname="helv")
+    (font,) = [f[0] for f in page.get_fonts() if f[3] == "Helvetica"]
+    cmap = doc.get_new_xref()
+    doc.update_object(cmap, "<<>>")
+    doc.update_stream(
+        cmap,
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /U def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <2D> <2011> "
+        b"endbfchar endcmap CMapName currentdict /CMap defineresource pop end end",
+    )
+    doc.xref_set_key(font, "ToUnicode", f"{cmap} 0 R")
+    return doc.tobytes()
+
+
+def test_a_given_name_is_no_word_of_its_own_inside_a_name_a_fonts_hyphen_joins() -> None:
+    """A box over "Quan" of "Quan\u2011Yang" alone would leave "Yang" visible beside it
+    (the release gate refused such an output: "Quan\u2011Yang Duh" in a guideline)."""
+    pdf = _with_fonts_hyphen(
+        ["The complainant, Quan Tran, wrote.", "We crossed the Quan-Yang bridge at noon."]
+    )
+    doc = pymupdf.open(stream=pdf)
+    assert "Quan\u2011Yang" in doc[0].get_text()
+
+    texts = marked_texts(pdf, detect(pdf, full()), "person")
+
+    assert "Quan" not in texts
+
+
 def test_a_company_named_after_people_and_a_tables_labels_are_not_names() -> None:
     """A company's legal form after the names it is made of ("Pavón y Hierro S.Com.",
     "Hoffmann Krause KGaA") makes it no person, nor does a table's "Employer" label run
