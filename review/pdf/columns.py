@@ -14,7 +14,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from review.pdf.names import NAME_WORD, NEXT_NAME_WORD, plausible_name
+from review.pdf.name_words import NAME_WORD, NEXT_NAME_WORD, plausible_name
 from review.pdf.pagetext import PageText
 from review.pdf.patterns import PERSON, Hit, squash
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.identifiers import ID_CATEGORIES
-from review.pdf.names import NAME_WORD, PARTICLE, TITLES
+from review.pdf.name_words import NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
     CUE_BUT_INVALID,

@@ -15,7 +15,9 @@ from phonenumbers import Leniency
 from review.pdf import nlp
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
-from review.pdf.names import NAME_WORD, NEXT_NAME_WORD, TITLES, name_span, plausible_name
+from review.pdf.name_span import name_span
+from review.pdf.name_words import NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
+from review.pdf.names import SIGNED_NAME
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
@@ -402,9 +404,6 @@ def _misread_person(text: str, reading: Hit, person: Hit) -> bool:
     )
 
 
-_SIGNATURE = "cue.signed_name"
-
-
 def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
     """Keep the strongest hit where pattern hits overlap.
 
@@ -429,7 +428,7 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
                     and hit.start <= other.start
                     and other.end <= hit.end
                     and hit.end - hit.start > other.end - other.start
-                    and other.detector != _SIGNATURE
+                    and other.detector != SIGNED_NAME
                 ):
                     kept[index] = hit
             else:

@@ -1,7 +1,8 @@
 """Names known by their cues, not by the language model (Django-free): after a title,
 signing a letter (above the signer's job or under the valediction), beside the person's
-part in the case; and what makes a run of words a plausible name at all. Spans only:
-`patterns` makes them hits, as it does the addresses of `addresses.py`.
+part in the case, greeted or listed as present. Spans only: `patterns` makes them
+hits, as it does the addresses of `addresses.py`. What a name's words are is
+`name_words`.
 """
 
 from __future__ import annotations
@@ -9,55 +10,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# Words of a job or a form's field, which the small English model takes for names.
-_NOT_NAME_WORDS = frozenset(
-    "officer manager director clerk secretary department authority council office address "
-    "name phone telephone email date signature applicant complainant requester case file "
-    "reference subject inc ltd llc gmbh plc sa the team unit service services records "
-    "centre center plan group board committee division bureau agency staff all kg ag sarl "
-    "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
-    "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
-    "statement form report summary details notice letter interview madam".split()
+from review.pdf.name_words import (
+    COMPANY_AFTER,
+    EDGE_WORDS,
+    LEGAL_FORM_AFTER,
+    NAME_WORD,
+    NEXT_NAME_WORD,
+    PARTICLE,
+    TITLE_WORDS,
+    TITLES,
+    bare_word,
+    plausible_name,
+    trimmed,
 )
 
+SIGNED_NAME = "cue.signed_name"  # a signature: its line whole
 
-def plausible_name(value: str) -> bool:
-    """A person's name has letters only (no digits or slashes: "FOI/2021/6862"), is not
-    one all-capital acronym ("PHRX"), and names no job or form field ("Case Officer")."""
-    words = value.split()
-    if any(ch.isdigit() or ch in "/@#:" for ch in value):
-        return False
-    if len(words) == 1 and value.isupper():
-        return False
-    return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
-
-
-# Titles and ranks written before a name.
-TITLES = (
-    r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
-    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
-)
-_TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
-# What a language model's name reading runs into at its ends without being part of the
-# name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
-# "Judge" are names too, and a title kept is only redacted with its name.
-_EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
-    "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
-    "respondent respondents appellant petitioner tenant "
-    "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
-    "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
-    # a greeting's words, before the name the model reads them with
-    "dear hi hello thanks estimado estimada sehr geehrte geehrter liebe lieber bonjour "
-    "cher chère hola".split()
-)
-
-# A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
-NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
-# Lower-case particles inside a name ("Ludwig van der Berg", "María de los Ángeles
-# García", "Ali bin Hassan"): never to be left visible between two redacted words.
-PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|zu)"
-# A name's next word: a capitalised word, after its particles if it has any.
-NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
 _TITLED_NAME = re.compile(
     r"(?<![\w-])(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta)\.?"
     r"|/s/)[ \n]"  # an electronic signature too: "/s/ Tomasz Wojcik"
@@ -107,13 +75,13 @@ _NOT_ADDRESSEES = frozenset(
 # may stack ("Detective Sergeant Lowe"). The name ends at punctuation, a lower-case word,
 # a badge number or the line's end; the words after a rank that are no one's name
 # ("Officer Safety", "Inspector General") are left.
-_RANKS = (
+_OFFICER_RANKS = (
     r"Officer|Detective|Sergeant|Constable|Deputy|Trooper|Inspector|(?:Special[ ])?Agent|"
     r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"
     r"Ptl|Tpr|Ofc|PC|DC|DS|DI|DCI|SA|SSA"
 )
 _RANKED_SURNAME = re.compile(
-    rf"(?<![\w-])(?:(?:{_RANKS})\.?[ ]){{1,2}}({NAME_WORD})"
+    rf"(?<![\w-])(?:(?:{_OFFICER_RANKS})\.?[ ]){{1,2}}({NAME_WORD})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$)|[ ]#)"
 )
 _NOT_AFTER_RANK = (
@@ -121,8 +89,8 @@ _NOT_AFTER_RANK = (
         "safety training involved general chief commissioner superintendent commander mayor "
         "governor minister head down first friendly special".split()
     )
-    | frozenset(_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
-    | _TITLE_WORDS
+    | frozenset(_OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
+    | TITLE_WORDS
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
 # ..."), the name ending at punctuation or a verb: the model reads many such names as
@@ -169,16 +137,6 @@ _PUBLIC_PARTIES = frozenset(
 _ADDRESSEE = rf"({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}})"
 _EMAIL_NAMED = re.compile(
     rf"(?<![\w-]){_ADDRESSEE}[ ]?<[^\s<>@]+@[^\s<>@]+>|[^\s()@]+@[^\s()@]+[ ]?\({_ADDRESSEE}\)"
-)
-
-
-# What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
-_COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
-# A company's legal form after its name, which a language model reads as a person's
-# ("Hoffmann Krause KGaA", "Pavón y Hierro S.Com."); not "M.D." after a doctor's name.
-_LEGAL_FORM_AFTER = re.compile(
-    r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA|GbR|OHG|SE|Stiftung)\b"
-    r"|(?:S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V|S\.Com|S\.Coop|S\.C\.P)\.)"
 )
 
 
@@ -265,7 +223,7 @@ def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
             if (
                 m[group]
                 and plausible_name(m[group])
-                and not _COMPANY_AFTER.match(text, m.end(group))
+                and not COMPANY_AFTER.match(text, m.end(group))
             ):
                 yield m.span(group)
 
@@ -273,7 +231,7 @@ def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
 def _case_parties(text: str) -> Iterator[tuple[int, int]]:
     for m in _CASE_PARTY.finditer(text):
         group = next(g for g in (1, 2, 3) if m[g])
-        name = _trimmed(text, m.start(group), m.end(group))
+        name = trimmed(text, m.start(group), m.end(group))
         if name is None:
             continue
         value = text[name[0] : name[1]]
@@ -282,8 +240,8 @@ def _case_parties(text: str) -> Iterator[tuple[int, int]]:
             " " in value
             and plausible_name(value)
             and words.isdisjoint(_PUBLIC_PARTIES)
-            and not _COMPANY_AFTER.match(text, name[1])
-            and not _LEGAL_FORM_AFTER.match(text, name[1])
+            and not COMPANY_AFTER.match(text, name[1])
+            and not LEGAL_FORM_AFTER.match(text, name[1])
         ):
             yield name
 
@@ -299,7 +257,7 @@ def _field_names(text: str) -> Iterator[tuple[int, int]]:
             while entry < field.end(2) and text[entry] == " ":
                 entry += 1
             m = _FIELD_NAME.match(text, entry, field.end(2))
-            name = _trimmed(text, m.start(1), m.end(1)) if m else None
+            name = trimmed(text, m.start(1), m.end(1)) if m else None
             if name is not None:
                 value = text[name[0] : name[1]]
                 if " " in value and plausible_name(value.replace(",", "")):
@@ -329,7 +287,7 @@ def _attendees(text: str) -> Iterator[tuple[int, int]]:
             entry = _ATTENDEE.fullmatch(text, start, end)
             if entry is not None:
                 value = entry[1]
-                if plausible_name(value) and _bare_word(value) not in _NOT_ADDRESSEES:
+                if plausible_name(value) and bare_word(value) not in _NOT_ADDRESSEES:
                     yield entry.span(1)
             start = separator.end() if separator else end
 
@@ -340,7 +298,7 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     language model misses names it has not seen, and reads a signature with the job
     below it, or "a neighbour, Araceli Canet Calvo", as an organisation."""
     for m in _TITLED_NAME.finditer(text):
-        titled = _trimmed(text, m.start(1), m.end(1))  # "Dr. Rajesh Iyer  Admitted:"
+        titled = trimmed(text, m.start(1), m.end(1))  # "Dr. Rajesh Iyer  Admitted:"
         if titled is not None:
             yield *titled, 0.9, "cue.titled_name"
     if ":" in text:
@@ -367,154 +325,19 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             if (
                 plausible_name(name)
                 and len(name.split()[-1]) > 1
-                and not _COMPANY_AFTER.match(text, m.end(1))
-                and not _LEGAL_FORM_AFTER.match(text, m.end(1))
+                and not COMPANY_AFTER.match(text, m.end(1))
+                and not LEGAL_FORM_AFTER.match(text, m.end(1))
             ):
                 yield m.start(1), m.end(1), 0.85, detector
     for m in _RANKED_SURNAME.finditer(text):
-        word = _bare_word(m[1])
-        if plausible_name(m[1]) and word not in _EDGE_WORDS | _NOT_AFTER_RANK:
+        word = bare_word(m[1])
+        if plausible_name(m[1]) and word not in EDGE_WORDS | _NOT_AFTER_RANK:
             yield m.start(1), m.end(1), 0.8, "cue.ranked_surname"
     for m in _GREETED_NAME.finditer(text):
-        if plausible_name(m[1]) and _bare_word(m[1]) not in _NOT_ADDRESSEES:
+        if plausible_name(m[1]) and bare_word(m[1]) not in _NOT_ADDRESSEES:
             yield m.start(1), m.end(1), 0.85, "cue.greeted_name"
     if "\n" in text:
         for pattern in (_SIGNED_NAME, _VALEDICTED_NAME):
             for m in pattern.finditer(text):
-                if plausible_name(m[1]) and _bare_word(m[1]) not in _NOT_ADDRESSEES:
-                    yield m.start(1), m.end(1), 0.9, "cue.signed_name"
-
-
-# The given name after a surname written first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
-# Not a firm's list of partners ("Johnson, Hardy and Smith").
-_GIVEN_AFTER_COMMA = re.compile(
-    rf",[ ]+({NAME_WORD}(?:[ ]{NAME_WORD})?)(?![\w-])(?![ ,]+(?:and|&)[ \n])"
-)
-_WORD_RUN = re.compile(r"\S+")
-_TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
-
-
-def _value(text: str, span: tuple[int, int]) -> str:
-    return text[span[0] : span[1]]
-
-
-def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The name within a language model's person reading `text[start:end]`, or None
-    when it holds none. Without a sentence around it the model reads across a table's
-    cells and lines: the header above ("Email\nJean-Luc Moreau"), the next cell ("Hannah
-    Schmidt Witness"), a field label ("Roberto DOB"), a rank alone ("Det"), half a
-    hyphenated name ("Maria" of "Ana-Maria"). The name is the first line that reads as
-    one, without the titles, roles and labels at its ends, in whole words, continued on
-    the next line where it wraps; a surname written first at a line's start takes the
-    given name after its comma ("WILLIAMS, KAREN", which alone is no acronym)."""
-    start, end = _with_particles(text, *_whole_words(text, start, end))
-    lines: list[tuple[int, int]] = []
-    pos = start
-    for line in text[start:end].split("\n"):
-        lines.append((pos, pos + len(line)))
-        pos += len(line) + 1
-    named = [(i, span) for i, line in enumerate(lines) if (span := _trimmed(text, *line))]
-    if not named:
-        return None
-    index, name = named[0]
-    if (
-        len(named) > 1
-        and _TITLE_BEFORE.search(text, max(0, name[0] - 8), name[0])
-        and " " not in _value(text, name)
-    ):
-        # "Dr. Chen" ends its line and another person opens the next ("Karen Williams"):
-        # the title cue reads the first, the model's reading is the second.
-        index, name = named[1]
-    whole_line = _trimmed(text, *lines[index], trim=False)
-    given = _GIVEN_AFTER_COMMA.match(text, name[1])
-    if given is not None and " " not in _value(text, name) and _opens_line(text, name[0]):
-        surname_first = _trimmed(text, name[0], given.end(1))
-        if surname_first is not None and surname_first[1] > given.start(1):
-            return surname_first
-    value = _value(text, name)
-    if not plausible_name(value) or (" " not in value and name != whole_line):
-        return None  # one word left of a reading cut at its ends: "Role" of "Role Phone"
-    name_start, name_end = name
-    # A line read whole may wrap onto the next: the name goes on while lines read as one.
-    next_line: tuple[int, int] | None = name
-    while next_line == whole_line and index + 1 < len(lines):
-        index += 1
-        next_line = _trimmed(text, *lines[index])
-        whole_line = _trimmed(text, *lines[index], trim=False)
-        if next_line is None or not plausible_name(_value(text, next_line)):
-            break  # the next cell's role or label ("Hannah Schmidt\nWitness")
-        if next_line != whole_line or (
-            " " in text[name_start:name_end] and " " in _value(text, next_line)
-        ):
-            break  # a name wraps once, mid-name: two whole names are two people (a list)
-        name_end = next_line[1]
-    if _LEGAL_FORM_AFTER.match(text, name_end):
-        return None  # a company named after its founders
-    return name_start, name_end
-
-
-def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """`start` and `end` widened to whole words, across hyphens and apostrophes inside
-    a word ("Ana-Maria", "O'Connor"), never into an e-mail address's dots or @."""
-    while start > 0 and (
-        text[start - 1].isalpha()
-        or (text[start - 1] in "-'’" and start > 1 and text[start - 2].isalpha())
-    ):
-        start -= 1
-    while end < len(text) and (
-        text[end].isalpha()
-        or (text[end] == "-" and end + 1 < len(text) and text[end + 1].isalpha())
-    ):
-        end += 1
-    return start, end
-
-
-# Particles before a name reading, with the given name before them ("Ludwig van der" of
-# "Ludwig van der Berg"; "Van der" opening a sentence), and particles with the surname
-# after one ("Ludwig" + " van der Berg").
-_PARTICLES_BEFORE = re.compile(rf"(?<![\w-])(?:{NAME_WORD}[ ])?(?:(?i:{PARTICLE})[ ]){{1,3}}\Z")
-_PARTICLES_AFTER = re.compile(rf"(?:[ ]{PARTICLE}){{1,3}}[ ]{NAME_WORD}(?![\w-])")
-
-
-def _with_particles(text: str, start: int, end: int) -> tuple[int, int]:
-    """`start` and `end` widened over the particles of a name and the words they join
-    it to: the model reads "Ludwig" and "Berg" of "Ludwig van der Berg"."""
-    before = _PARTICLES_BEFORE.search(text, max(0, start - 60), start)
-    after = _PARTICLES_AFTER.match(text, end)
-    return (before.start() if before else start), (after.end() if after else end)
-
-
-def _trimmed(text: str, start: int, end: int, *, trim: bool = True) -> tuple[int, int] | None:
-    """The words of `text[start:end]` without the roles and labels at either end
-    (unless not `trim`), nor the punctuation after the last; None when nothing is left
-    or only titles are."""
-    words = [m.span() for m in _WORD_RUN.finditer(text, start, end)]
-    while trim and words and _edge_word(text, *words[0]):
-        words.pop(0)
-    while trim and words and _edge_word(text, *words[-1]):
-        words.pop()
-    if all(_bare_word(text[a:b]) in _TITLE_WORDS for a, b in words):
-        return None  # a rank alone ("Det" of "Det. Sgt.")
-    first, last = words[0][0], words[-1][1]
-    while last > first and not text[last - 1].isalnum():
-        last -= 1
-    return (first, last) if last > first else None
-
-
-def _bare_word(word: str) -> str:
-    return word.strip(".,;:()").casefold()
-
-
-def _edge_word(text: str, start: int, end: int) -> bool:
-    """Whether the word `text[start:end]` is a role, a label ("Admitted:", its colon
-    perhaps past `end`; "MRN") or no word at all ("(F,")."""
-    word = text[start:end]
-    return (
-        _bare_word(word) in _EDGE_WORDS
-        or text[end - 1 : end + 1].endswith(":")
-        or not any(c.isalpha() for c in word)
-    )
-
-
-def _opens_line(text: str, start: int) -> bool:
-    return not text[text.rfind("\n", 0, start) + 1 : start].strip()
+                if plausible_name(m[1]) and bare_word(m[1]) not in _NOT_ADDRESSEES:
+                    yield m.start(1), m.end(1), 0.9, SIGNED_NAME

@@ -1,0 +1,104 @@
+"""The words of people's names in page text (Django-free): what a name's words look like,
+the titles and particles written with them, the words that are no name's (a job, a form's
+field, a company's legal form), and a run of words trimmed to the name it holds. Shared
+by the cues that find names (`names`) and the cutting of the model's readings
+(`name_span`).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words of a job or a form's field, which the small English model takes for names.
+_NOT_NAME_WORDS = frozenset(
+    "officer manager director clerk secretary department authority council office address "
+    "name phone telephone email date signature applicant complainant requester case file "
+    "reference subject inc ltd llc gmbh plc sa the team unit service services records "
+    "centre center plan group board committee division bureau agency staff all kg ag sarl "
+    "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
+    "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
+    "statement form report summary details notice letter interview madam".split()
+)
+
+
+def plausible_name(value: str) -> bool:
+    """A person's name has letters only (no digits or slashes: "FOI/2021/6862"), is not
+    one all-capital acronym ("PHRX"), and names no job or form field ("Case Officer")."""
+    words = value.split()
+    if any(ch.isdigit() or ch in "/@#:" for ch in value):
+        return False
+    if len(words) == 1 and value.isupper():
+        return False
+    return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
+
+
+# Titles and ranks written before a name.
+TITLES = (
+    r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
+    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
+)
+TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
+# What a language model's name reading runs into at its ends without being part of the
+# name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
+# "Judge" are names too, and a title kept is only redacted with its name.
+EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
+    "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
+    "respondent respondents appellant petitioner tenant "
+    "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
+    "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
+    # a greeting's words, before the name the model reads them with
+    "dear hi hello thanks estimado estimada sehr geehrte geehrter liebe lieber bonjour "
+    "cher chère hola".split()
+)
+
+# A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
+NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
+# Lower-case particles inside a name ("Ludwig van der Berg", "María de los Ángeles
+# García", "Ali bin Hassan"): never to be left visible between two redacted words.
+PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|zu)"
+# A name's next word: a capitalised word, after its particles if it has any.
+NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
+
+
+# What follows a company's name ("Isa Montoya Cerro S.L.", "Smith & Co"), not a person's.
+COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL|AG|KG)\b)")
+# A company's legal form after its name, which a language model reads as a person's
+# ("Hoffmann Krause KGaA", "Pavón y Hierro S.Com."); not "M.D." after a doctor's name.
+LEGAL_FORM_AFTER = re.compile(
+    r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA|GbR|OHG|SE|Stiftung)\b"
+    r"|(?:S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V|S\.Com|S\.Coop|S\.C\.P)\.)"
+)
+
+_WORD_RUN = re.compile(r"\S+")
+
+
+def trimmed(text: str, start: int, end: int, *, trim: bool = True) -> tuple[int, int] | None:
+    """The words of `text[start:end]` without the roles and labels at either end
+    (unless not `trim`), nor the punctuation after the last; None when nothing is left
+    or only titles are."""
+    words = [m.span() for m in _WORD_RUN.finditer(text, start, end)]
+    while trim and words and _edge_word(text, *words[0]):
+        words.pop(0)
+    while trim and words and _edge_word(text, *words[-1]):
+        words.pop()
+    if all(bare_word(text[a:b]) in TITLE_WORDS for a, b in words):
+        return None  # a rank alone ("Det" of "Det. Sgt.")
+    first, last = words[0][0], words[-1][1]
+    while last > first and not text[last - 1].isalnum():
+        last -= 1
+    return (first, last) if last > first else None
+
+
+def bare_word(word: str) -> str:
+    return word.strip(".,;:()").casefold()
+
+
+def _edge_word(text: str, start: int, end: int) -> bool:
+    """Whether the word `text[start:end]` is a role, a label ("Admitted:", its colon
+    perhaps past `end`; "MRN") or no word at all ("(F,")."""
+    word = text[start:end]
+    return (
+        bare_word(word) in EDGE_WORDS
+        or text[end - 1 : end + 1].endswith(":")
+        or not any(c.isalpha() for c in word)
+    )
