@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -56,6 +57,15 @@ WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 CONTROL_FREE = r"^[^\x00-\x1f\x7f]+$"  # empty is the other branch: "any"
 
 
+class _WholeValueValidator(RegexValidator):
+    """The pattern over the whole value, as the schema's (ECMA) pattern reads: Python's
+    `$` also matches before a final line break, so "user:olga\n" passed a search."""
+
+    def __call__(self, value: Any) -> None:
+        if not re.fullmatch(self.regex, str(value)):
+            raise ValidationError(self.message, code=self.code)
+
+
 class ControlFreeFilter(serializers.CharField):
     """A text filter, empty meaning "any". Ledger values never hold control characters;
     the schema says so (a pattern, beside the empty branch DRF adds), so a filter holding
@@ -65,7 +75,7 @@ class ControlFreeFilter(serializers.CharField):
         # Not trimmed: the value is matched exactly, as the schema describes it.
         super().__init__(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
         self.validators = [
-            RegexValidator(CONTROL_FREE, "control characters are not allowed")
+            _WholeValueValidator(CONTROL_FREE, "control characters are not allowed")
             if isinstance(v, ProhibitNullCharactersValidator)
             else v
             for v in self.validators

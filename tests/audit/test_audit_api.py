@@ -99,6 +99,7 @@ def test_pages_follow_next_after_by_sequence(ledger, officer):
         ({"limit": "1e2"}, "limit"),
         ({"format": "xml"}, "format"),
         ({"actor": "user:\x00"}, "actor"),
+        ({"actor": "user:olga\n"}, "actor"),  # Python's $ matches before a final \n
     ],
 )
 def test_a_bad_parameter_is_a_400_in_the_api_error_shape(ledger, officer, query, field):
