@@ -214,12 +214,6 @@ def submission_admit(
         checked=checked,
     )
     key = idempotency_key or f"auto:{request_sha256}"
-    existing = _find_existing(client, key)
-    if existing is not None:
-        return _replay(
-            existing, request_sha256=request_sha256, actor=actor, correlation_id=correlation_id
-        )
-
     # Storage is not transactional; content addressing makes a crash here harmless.
     stored = [_store_original(c) for c in checked]
     try:
@@ -239,7 +233,8 @@ def submission_admit(
             actor=actor,
         )
     except IntegrityError:
-        # A concurrent identical admission won the unique key: answer with its result.
+        # An earlier or concurrent admission holds the unique key (its row is written
+        # last, so a duplicate costs one rolled-back transaction): answer with its result.
         existing = _find_existing(client, key)
         if existing is None:
             raise
@@ -271,7 +266,7 @@ def _persist(
         received_at = db_now()
         statutory = statutory_deadline(jurisdiction, received_at)
         sla_deadline = received_at + dt.timedelta(hours=policy.sla_hours[sla_class])
-        submission = Submission.objects.create(
+        submission = Submission(
             client=client,
             channel=channel,
             external_ref=external_ref,
@@ -298,6 +293,8 @@ def _persist(
             )
             for c, original_path in zip(checked, stored, strict=True)
         ]
+        # The submission row goes in last, with the answer that names its documents'
+        # items: foreign keys are checked at commit (Django declares them deferred).
         Document.objects.bulk_create(documents)
         high_lane = priority_score >= settings.HIGH_LANE_MIN_SCORE
         opened = handoff.items_open(
@@ -328,7 +325,7 @@ def _persist(
             for c, item in zip(checked, opened, strict=True)
         )
         submission.admission_response = _admission_body(submission, opened)
-        submission.save(update_fields=["admission_response"])
+        submission.save(force_insert=True)
         return submission
 
 

@@ -3,8 +3,9 @@
 `outbox_add` writes a row in the transaction of the state change that needs the work,
 so the change and the message commit together or not at all. The relay hands due rows
 to django-q2, to the worker pool of their kind of work on the item's lane, and marks them
-sent (right after the commit that wrote them, and every minute on a schedule); the
-finished task marks its row done; the
+sent (right after the commit that wrote them, and every minute on a schedule); rows an
+admission opens skip the relay when the broker's queue is a table of this database (see
+`outbox_add_new`); the finished task marks its row done; the
 sweeper sends again any row sent long ago and never finished (a lost enqueue, a broker
 that dropped it). Tasks are idempotent, so a second delivery is harmless.
 """
@@ -15,9 +16,10 @@ import datetime as dt
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import F
 from django.db.models.functions import Now
+from django_q.conf import Conf
 from django_q.tasks import async_task
 
 from audit.clock import db_now
@@ -58,9 +60,13 @@ def outbox_add_new(
     *, items: Sequence[ReviewItem], task: str, reason: str, now: dt.datetime
 ) -> list[Outbox]:
     """`outbox_add` for items created in the caller's transaction (no row of theirs can
-    exist yet): one insert for all of them, due at `now`."""
+    exist yet): one insert for all of them, due at `now`. With django-q2's ORM broker on
+    this database the tasks are enqueued here, in the same transaction, and the rows
+    written as sent: the task and the change commit together, and the admission costs no
+    relay transaction after its commit."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an outbox row is written in the transaction of its state change")
+    enqueued_now = _broker_in_this_database()
     rows = Outbox.objects.bulk_create(
         Outbox(
             item=item,
@@ -69,11 +75,25 @@ def outbox_add_new(
             reason=reason[:40],
             created_at=now,
             due_at=now,
+            sent_at=now if enqueued_now else None,
+            sends=1 if enqueued_now else 0,
         )
         for item in items
     )
-    _relay_after_commit()
+    if enqueued_now:
+        for row in rows:
+            async_task(row.task, row.item_id, cluster=worker_pool(row))
+    else:
+        _relay_after_commit()
     return rows
+
+
+def _broker_in_this_database() -> bool:
+    """Whether an enqueue is a row of this database's transaction: django-q2's ORM broker
+    on the default database. Not in sync mode, where `async_task` runs the task at once
+    (it must see the committed change), nor with a broker outside the database (a task
+    could run before the commit, or be sent for a change rolled back)."""
+    return Conf.ORM == DEFAULT_DB_ALIAS and not Conf.SYNC
 
 
 def _relay_after_commit() -> None:

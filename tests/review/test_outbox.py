@@ -5,9 +5,15 @@ import datetime as dt
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django_q.conf import Conf
+from django_q.models import OrmQ
 
 from audit.clock import db_now
 from audit.models import AuditEvent
+from intake.roles import INTAKE_CLIENT
+from intake.services.admission import submission_admit
+from intake.services.checks import IncomingFile
 from review.models import ItemState, Outbox, Proposal
 from review.roles import REVIEWER
 from review.services import outbox
@@ -153,3 +159,56 @@ def test_an_admission_of_many_documents_kicks_the_relay_once(
 
     assert callbacks == [outbox_relay]
     assert sorted(args[1] for args, _ in sent) == sorted(item.pk for item in items)
+
+
+@pytest.fixture
+def orm_broker_queue(monkeypatch):
+    """The deployed configuration: django-q2's ORM broker, not sync mode (the suite runs
+    tasks inline). The queue is the broker's own table, read back as it stores tasks."""
+    monkeypatch.setattr(Conf, "SYNC", False)
+
+    def queued() -> list[tuple[str, str, tuple]]:
+        return [(row.key, row.task["func"], row.task["args"]) for row in OrmQ.objects.all()]
+
+    return queued
+
+
+@pytest.mark.django_db
+def test_with_the_orm_broker_admission_enqueues_detection_in_its_own_transaction(
+    orm_broker_queue, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as callbacks:
+        items = admitted_items({"a.pdf": LETTER, "b.pdf": LETTER}, detect=False)
+
+    assert callbacks == []  # no relay after the commit: the tasks committed with it
+    assert sorted(orm_broker_queue()) == [
+        ("pii-default", Outbox.Task.DETECT, (item.pk,)) for item in items
+    ]
+    rows = Outbox.objects.filter(item__in=items)
+    assert all(row.sent_at is not None and row.sends == 1 for row in rows)
+    assert outbox_relay() == 0  # nothing left for the relay to send twice
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_admission_leaves_no_task_in_the_orm_broker_queue(orm_broker_queue):
+    client = user_create(role=INTAKE_CLIENT)
+
+    def admit():
+        return submission_admit(
+            client=client,
+            files=[IncomingFile(object_id="a.pdf", upload=SimpleUploadedFile("a.pdf", LETTER))],
+            external_ref="FOIA-1",
+            jurisdiction_code="US-FED",
+            idempotency_key="one-key",
+            correlation_id="c1",
+            actor="client:test",
+        )
+
+    first = admit()
+    # The duplicate runs the whole admission, enqueue included, then loses the unique
+    # key on the submission row and rolls back: its task must go with it.
+    again = admit()
+
+    assert again.replayed and again.submission.pk == first.submission.pk
+    assert len(orm_broker_queue()) == 1
+    assert Outbox.objects.count() == 1
