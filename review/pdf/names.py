@@ -103,6 +103,17 @@ _ROLE_NAMED = re.compile(
     rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
 )
+# A relative named by their kinship after whose they are ("her son Emeka", "my late
+# wife, Maria", "their daughter Chloe Brandt"): people write their family by the given
+# name alone, and the model misses a given name it has not seen. The name ends at the
+# first word that is not a name's. Not after an article: "the Mother Superior".
+_KIN_NAMED = re.compile(
+    r"(?<![\w-])(?i:our|his|her|their|my|your)[ \n](?:[a-z-]+[ \n])?"
+    r"(?i:son|daughter|child|wife|husband|spouse|fianc[ée]e?|boyfriend|girlfriend|mother|"
+    r"father|mum|mom|dad|brother|sister|grandson|granddaughter|grandchild|grandmother|"
+    r"grandfather|nephew|niece|cousin|aunt|uncle|step-?(?:son|daughter|mother|father))"
+    rf",?[ \n]({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,3}})(?![\w-])"
+)
 # A name after the person's part in the case or their rank, written as a title without
 # an article ("Plaintiff Maria Elena Ruiz alleges", "Defendant Tomasz Wójcik denies",
 # "Witness Ines Okafor saw", "Nurse Kateryna Bondarenko,"): the model cuts such names
@@ -319,7 +330,11 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             group = 1 if m[1] else 2
             if plausible_name(m[group]):
                 yield m.start(group), m.end(group), 0.9, "cue.email_name"
-    for pattern, detector in ((_ROLE_NAMED, "cue.role_named"), (_PARTY_NAMED, "cue.party_named")):
+    for pattern, detector in (
+        (_ROLE_NAMED, "cue.role_named"),
+        (_KIN_NAMED, "cue.kin_named"),
+        (_PARTY_NAMED, "cue.party_named"),
+    ):
         for m in pattern.finditer(text):
             name = m[1]
             if (

@@ -189,6 +189,25 @@ def test_a_relative_the_model_missed_is_proposed_whole_in_a_group_of_their_own()
     assert group_of(people, "Jamal Jackson") == ["Jamal Jackson"]
 
 
+def test_a_relative_named_by_kinship_is_proposed_by_given_name_alone_at_every_occurrence() -> None:
+    """ "her son Emeka": a given name the model has not seen, known only by whose son he
+    is; a title after an article ("the Mother Superior") names no relative."""
+    pdf = simple_pdf(
+        [
+            "Ngozi Chukwu and her son Emeka live at the address.",
+            "My wife, Maria, called the office about the claim.",
+            "The Mother Superior answered the letter.",
+            "Emeka was at school that day.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert group_of(people, "Emeka") == ["Emeka", "Emeka"]
+    assert group_of(people, "Maria") == ["Maria"]
+    assert not any("Superior" in text for texts in people.values() for text in texts)
+
+
 def test_a_surname_that_is_a_word_is_proposed_only_as_a_name_is_written() -> None:
     pdf = simple_pdf(
         [
