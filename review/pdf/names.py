@@ -106,9 +106,10 @@ _ROLE_NAMED = re.compile(
 # A relative named by their kinship after whose they are ("her son Emeka", "my late
 # wife, Maria", "their daughter Chloe Brandt"): people write their family by the given
 # name alone, and the model misses a given name it has not seen. The name ends at the
-# first word that is not a name's. Not after an article: "the Mother Superior".
+# first word that is not a name's. After a possessive ("the victim's mother, Latoya
+# Pierce"), not after an article: "the Mother Superior".
 _KIN_NAMED = re.compile(
-    r"(?<![\w-])(?i:our|his|her|their|my|your)[ \n](?:[a-z-]+[ \n])?"
+    r"(?<![\w-])(?:(?i:our|his|her|their|my|your)|[A-Z]?[a-z]+['’]s)[ \n](?:[a-z-]+[ \n])?"
     r"(?i:son|daughter|child|wife|husband|spouse|fianc[ée]e?|boyfriend|girlfriend|mother|"
     r"father|mum|mom|dad|brother|sister|grandson|granddaughter|grandchild|grandmother|"
     r"grandfather|nephew|niece|cousin|aunt|uncle|step-?(?:son|daughter|mother|father))"
@@ -123,7 +124,11 @@ _PARTY_NAMED = re.compile(
     r"Claimant|Complainant|Applicant|Requester|Witness|Tenant|Landlord|Patient|Victim|"
     r"Suspect|Decedent|Employee|Inmate|Detainee|Affiant|Declarant|Deponent|Nurse|Sister|Inspector|Sergeant|Constable|"
     r"Detective|Officer|Deputy|Agent|Judge|Justice|Reverend|Father|Pastor|Rabbi|Imam|"
-    r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC|DS|DI|DCI)s?\.?[ ]"
+    r"Professor|Doctor|Lieutenant|Captain|Sgt|Det|Insp|Lt|Capt|PC|DC|DS|DI|DCI|"
+    r"Caseworker|Case[ ][Ww]orker|Social[ ][Ww]orker|Reporting[ ][Pp]arty|"
+    # A police report's reporting or complaining party, victim, suspect and witness
+    # ("R/P Tavon Jefferies stated", "V/ Ana Ruiz"); not "W-2" or "S-1": forms.
+    r"R/P|C/P|[VSW]/)s?(?:\.|:)?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )

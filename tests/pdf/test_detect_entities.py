@@ -522,6 +522,25 @@ def test_a_team_signing_a_letter_is_not_a_name() -> None:
     assert not texts_by_group(pdf, detect(pdf, full()), "person")
 
 
+def test_a_police_reports_parties_and_a_caseworker_are_proposed_and_tax_forms_are_not() -> None:
+    """The model read nothing of "R/P Tavon Jefferies" and took "Ifeoma Nwosu" after
+    "Case worker" for an organisation; "W-2 Wage" is a form and its title."""
+    pdf = simple_pdf(
+        [
+            "R/P Tavon Jefferies stated that the vehicle was parked outside.",
+            "V/ Ana Ruiz said she was hit.",
+            "Case worker Ifeoma Nwosu visited the family.",
+            "Victim's mother, Latoya Pierce, arrived at 0100.",
+            "Attach the W-2 Wage and Tax Statement.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert {"Tavon Jefferies", "Ana Ruiz", "Ifeoma Nwosu", "Latoya Pierce"} <= set(people)
+    assert not any("Wage" in name for name in people)
+
+
 def test_a_name_after_its_part_in_the_case_written_as_a_title_is_proposed_whole() -> None:
     """The model read "Maria Elena" of "Plaintiff Maria Elena Ruiz" (her surname left
     visible), and neither "Tomasz Wójcik", "Ines Okafor" nor "Kateryna Bondarenko" after
