@@ -20,10 +20,12 @@ from intake.models import Document
 
 @dataclass(frozen=True)
 class AdmissionPolicy:
-    """What admission needs of the policy in force: its version and SLA windows."""
+    """What admission needs of the policy in force: its version and SLA windows, and
+    the database's time when it was read (the admission's time of receipt)."""
 
     version: int
     sla_hours: Mapping[str, float]
+    read_at: dt.datetime
 
 
 @dataclass(frozen=True)

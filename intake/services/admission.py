@@ -263,7 +263,7 @@ def _persist(
     with transaction.atomic(durable=True):
         handoff = review_handoff()
         policy = handoff.admission_policy()
-        received_at = db_now()
+        received_at = policy.read_at
         statutory = statutory_deadline(jurisdiction, received_at)
         sla_deadline = received_at + dt.timedelta(hours=policy.sla_hours[sla_class])
         submission = Submission(

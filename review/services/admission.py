@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from audit.clock import StatementTime
 from intake.handoff import AdmissionPolicy, OpenedItem
 from intake.models import Document
 from review.models import ItemState, Outbox, Policy, ReviewItem
@@ -15,13 +16,20 @@ from review.services.outbox import outbox_add_new
 
 def admission_policy() -> AdmissionPolicy:
     """The policy in force, only the two fields admission stamps (the detection settings
-    beside them are far larger)."""
-    newest = Policy.objects.order_by("-version").values_list("version", "sla_hours").first()
+    beside them are far larger), and the database's time, in one statement."""
+    newest = (
+        Policy.objects.order_by("-version")
+        .annotate(read_at=StatementTime())
+        .values_list("version", "sla_hours", "read_at")
+        .first()
+    )
     if newest is None:
         raise Policy.DoesNotExist("no policy: the migrations publish version 1")
-    version, sla_hours = newest
+    version, sla_hours, read_at = newest
     return AdmissionPolicy(
-        version=version, sla_hours={sla: float(hours) for sla, hours in sla_hours.items()}
+        version=version,
+        sla_hours={sla: float(hours) for sla, hours in sla_hours.items()},
+        read_at=read_at.astimezone(dt.UTC),
     )
 
 
