@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 
 from review.pdf.name_words import (
+    EDGE_WORDS,
     LEGAL_FORM_AFTER,
     NAME_WORD,
     PARTICLE,
     TITLES,
+    bare_word,
     plausible_name,
     trimmed,
 )
@@ -21,6 +23,9 @@ from review.pdf.name_words import (
 _GIVEN_AFTER_COMMA = re.compile(
     rf",[ ]+({NAME_WORD}(?:[ ]{NAME_WORD})?)(?![\w-])(?![ ,]+(?:and|&)[ \n])"
 )
+# The surname before a given name in capitals, written first at a line's start or after a
+# field's label ("SUBJECT: JOHNSON, MARCUS T.": the model reads "MARCUS T" alone).
+_SURNAME_BEFORE = re.compile(r"(?:^|\n|:)[ ]*([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’-]+),[ ]+\Z")
 _TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
 
 
@@ -36,7 +41,8 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     hyphenated name ("Maria" of "Ana-Maria"). The name is the first line that reads as
     one, without the titles, roles and labels at its ends, in whole words, continued on
     the next line where it wraps; a surname written first at a line's start takes the
-    given name after its comma ("WILLIAMS, KAREN", which alone is no acronym)."""
+    given name after its comma ("WILLIAMS, KAREN", which alone is no acronym), and a
+    given name in capitals the surname before it ("SUBJECT: JOHNSON, MARCUS T.")."""
     start, end = _with_particles(text, *_whole_words(text, start, end))
     lines: list[tuple[int, int]] = []
     pos = start
@@ -61,6 +67,13 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         surname_first = trimmed(text, name[0], given.end(1))
         if surname_first is not None and surname_first[1] > given.start(1):
             return surname_first
+    surname = _SURNAME_BEFORE.search(text, max(0, name[0] - 40), name[0])
+    if (
+        surname is not None
+        and _value(text, name).isupper()
+        and bare_word(surname[1]) not in EDGE_WORDS
+    ):
+        return surname.start(1), name[1]
     value = _value(text, name)
     if not plausible_name(value) or (" " not in value and name != whole_line):
         return None  # one word left of a reading cut at its ends: "Role" of "Role Phone"

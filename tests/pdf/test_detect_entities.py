@@ -366,6 +366,16 @@ def test_a_surname_written_first_in_a_record_is_one_name_with_its_given_name() -
     assert ["Gonzalez, Roberto"] in groups.values()
 
 
+def test_a_surname_in_capitals_before_the_given_name_the_model_read_is_part_of_the_name() -> None:
+    """The model read "MARCUS T" alone: "JOHNSON" would have stayed visible."""
+    pdf = simple_pdf(["SUBJECT: JOHNSON, MARCUS T.", "DOB: 03/14/1982", "THANKS, MARCUS"])
+
+    people = people_in(pdf)
+
+    assert "JOHNSON, MARCUS T" in people
+    assert not any(name.startswith("THANKS") for name in people)
+
+
 def test_a_rank_alone_is_no_name_and_a_hyphenated_given_name_is_proposed_whole() -> None:
     pdf = simple_pdf(
         [
