@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import (
     COMPANY_AFTER,
     EDGE_WORDS,
@@ -131,6 +132,16 @@ _PARTY_NAMED = re.compile(
     r"R/P|C/P|[VSW]/)s?(?:\.|:)?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
+)
+# The person a record is of or from ("Interview of Quang Vo", "Letter from Dimitrios
+# Papadopoulos"): the model reads such a title with its name as a work or an
+# organisation. A name of two words or more whose first is a given name, so not the
+# "Declaration of Human Rights" or a "Statement of Financial Position".
+_RECORD_OF = re.compile(
+    r"(?<![\w-])(?i:(?:interview|statement|declaration|affidavit|deposition|testimony|"
+    r"interrogation|examination)[ ]of|(?:letter|e-?mail|message|call|complaint|report|"
+    r"request|note)[ ]from)[ ]"
+    rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})(?![\w-])"
 )
 # A party named in a case's title ("Commonwealth v. Darnell Washington", "Ruiz v. Acme",
 # "In re the Estate of Harold P. Lindqvist", "Matter of Ana Ruiz"): a name of two words or
@@ -349,6 +360,16 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
                 and not LEGAL_FORM_AFTER.match(text, m.end(1))
             ):
                 yield m.start(1), m.end(1), 0.85, detector
+    for m in _RECORD_OF.finditer(text):
+        name = m[1]
+        given = name.split()[0].casefold()
+        if (
+            given in given_names()
+            and given not in WORD_GIVEN_NAMES
+            and plausible_name(name)
+            and not COMPANY_AFTER.match(text, m.end(1))
+        ):
+            yield m.start(1), m.end(1), 0.85, "cue.record_of"
     for m in _RANKED_SURNAME.finditer(text):
         word = bare_word(m[1])
         if plausible_name(m[1]) and word not in EDGE_WORDS | _NOT_AFTER_RANK:

@@ -661,6 +661,22 @@ def test_the_names_of_filings_and_transcripts_are_proposed() -> None:
     ]
 
 
+def test_the_person_a_record_is_of_or_from_is_proposed_and_a_titles_words_are_not() -> None:
+    """The model read nothing of "Quang Vo" in the interview's title."""
+    pdf = simple_pdf(
+        [
+            "Interview of Quang Vo by Det. Ramirez",
+            "Letter from Dimitrios Papadopoulos, received 4 May.",
+            "See the Statement of Financial Position and the Declaration of Human Rights.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert {"Quang Vo", "Dimitrios Papadopoulos", "Ramirez"} <= set(people)
+    assert not {"Financial Position", "Human Rights"} & set(people)
+
+
 def test_a_person_in_a_table_cell_the_model_read_into_an_organisation_is_proposed() -> None:
     """Without a sentence around them the model read "KGaA", "Bonn" and "Jorge Pavón",
     three cells, as one organisation, and proposed no person."""
