@@ -16,6 +16,7 @@ from review.pdf.name_words import (
     bare_word,
     plausible_name,
     trimmed,
+    without_everyday_words,
 )
 
 # The given name after a surname written first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
@@ -61,6 +62,11 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         # "Dr. Chen" ends its line and another person opens the next ("Karen Williams"):
         # the title cue reads the first, the model's reading is the second.
         index, name = named[1]
+    if _value(text, name).isupper():
+        capitals = without_everyday_words(text, *name)
+        if capitals is None:
+            return None
+        name = capitals
     whole_line = trimmed(text, *lines[index], trim=False)
     given = _GIVEN_AFTER_COMMA.match(text, name[1])
     if given is not None and " " not in _value(text, name) and _opens_line(text, name[0]):

@@ -1,6 +1,7 @@
 """The words of people's names in page text (Django-free): what a name's words look like,
 the titles and particles written with them, the words that are no name's (a job, a form's
-field, a company's legal form), and a run of words trimmed to the name it holds. Shared
+field, a company's legal form, an everyday word in capitals), and a run of words trimmed
+to the name it holds. Shared
 by the cues that find names (`names`) and the cutting of the model's readings
 (`name_span`).
 """
@@ -8,6 +9,10 @@ by the cues that find names (`names`) and the cutting of the model's readings
 from __future__ import annotations
 
 import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from review.pdf.given_names import given_names
 
 # Words of a job or a form's field, which the small English model takes for names.
 _NOT_NAME_WORDS = frozenset(
@@ -102,3 +107,26 @@ def _edge_word(text: str, start: int, end: int) -> bool:
         or text[end - 1 : end + 1].endswith(":")
         or not any(c.isalpha() for c in word)
     )
+
+
+_WORD = re.compile(r"[^\s,;:]+")
+
+
+def without_everyday_words(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A name read in text written in capitals (a police narrative, a form) without the
+    English words a cue or the model runs it into, where every word looks like a name's:
+    those before it and from the first one after its first word ("AS DARNELL
+    WASHINGTON", "KEISHA MOORE HAD THROWN"). A word that is a given name too ("AN",
+    "US") may be the name's."""
+    words = [
+        (m.start(), m.end(), m[0].strip(".'’").casefold()) for m in _WORD.finditer(text, start, end)
+    ]
+    everyday = [word in STOP_WORDS and word not in given_names() for *_, word in words]
+    while words and everyday[0]:
+        words.pop(0)
+        everyday.pop(0)
+    for index in range(1, len(words)):
+        if everyday[index]:
+            words = words[:index]
+            break
+    return (words[0][0], words[-1][1]) if words else None

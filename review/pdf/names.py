@@ -23,6 +23,7 @@ from review.pdf.name_words import (
     bare_word,
     plausible_name,
     trimmed,
+    without_everyday_words,
 )
 
 SIGNED_NAME = "cue.signed_name"  # a signature: its line whole
@@ -129,7 +130,7 @@ _PARTY_NAMED = re.compile(
     r"Caseworker|Case[ ][Ww]orker|Social[ ][Ww]orker|Reporting[ ][Pp]arty|"
     # A police report's reporting or complaining party, victim, suspect and witness
     # ("R/P Tavon Jefferies stated", "V/ Ana Ruiz"); not "W-2" or "S-1": forms.
-    r"R/P|C/P|[VSW]/)s?(?:\.|:)?[ ]"
+    r"R/P|C/P|[VSW]/)s?[.:,]?[ ]"
     rf"({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$))"
 )
@@ -352,14 +353,20 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
         (_PARTY_NAMED, "cue.party_named"),
     ):
         for m in pattern.finditer(text):
-            name = m[1]
+            start, end = m.span(1)
+            if m[1].isupper():  # in capitals every word after the cue looks like a name's
+                span = without_everyday_words(text, start, end)
+                if span is None:
+                    continue
+                start, end = span
+            name = text[start:end]
             if (
                 plausible_name(name)
                 and len(name.split()[-1]) > 1
-                and not COMPANY_AFTER.match(text, m.end(1))
-                and not LEGAL_FORM_AFTER.match(text, m.end(1))
+                and not COMPANY_AFTER.match(text, end)
+                and not LEGAL_FORM_AFTER.match(text, end)
             ):
-                yield m.start(1), m.end(1), 0.85, detector
+                yield start, end, 0.85, detector
     for m in _RECORD_OF.finditer(text):
         name = m[1]
         given = name.split()[0].casefold()

@@ -661,6 +661,22 @@ def test_the_names_of_filings_and_transcripts_are_proposed() -> None:
     ]
 
 
+def test_names_in_a_narrative_in_capitals_end_at_the_first_everyday_word() -> None:
+    """In capitals every word after a cue looks like a name's: "KEISHA MOORE HAD THROWN"
+    took "THROWN" for her surname, so "MOORE" alone was never proposed."""
+    pdf = simple_pdf(
+        [
+            "UPON ARRIVAL I MADE CONTACT WITH THE R/P, TAVON JEFFERIES, WHO STATED THAT",
+            "HIS GIRLFRIEND KEISHA MOORE HAD THROWN A BOTTLE AT HIM. MOORE WAS GONE.",
+            "HE KNOWS THE SUSPECT AS DARNELL WASHINGTON.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert people == ["DARNELL WASHINGTON", "KEISHA MOORE", "MOORE", "TAVON JEFFERIES"]
+
+
 def test_the_person_a_record_is_of_or_from_is_proposed_and_a_titles_words_are_not() -> None:
     """The model read nothing of "Quang Vo" in the interview's title."""
     pdf = simple_pdf(
