@@ -294,11 +294,15 @@ def _field_names(text: str) -> Iterator[tuple[int, int]]:
 
 # Who attended a meeting or was copied, as minutes and memos list them ("Present: Joanna
 # Wiśniewska (HR), Callum McAllister (employee),\nDeclan Byrne"; "Attendees: Chloe, Raj
-# and Wojciech"): a list that runs on while its lines end with a comma, each entry a
-# name with its part in brackets perhaps; given names alone too.
+# and Wojciech"), or the people a record lists ("Witnesses: Aisha Bello, Rhys Pritchard",
+# at a line's start or after a sentence): a list that runs on while its lines end with a
+# comma, each entry a name with its part in brackets perhaps; given names alone too.
 _ATTENDEE_LIST = re.compile(
-    r"(?m)^[ ]*(?i:present|also present|attendees|attending|in attendance|apologies|"
-    r"absent|distribution|copied to|participants)[ ]?:[ ]?((?:[^\n]*,[ ]*\n)*[^\n]*)"
+    r"(?m)(?:^|(?<=[.!?][ ]))[ ]*(?i:present|also present|attendees|attending|in attendance|apologies|"
+    r"absent|distribution|copied to|participants|witnesses|victims|suspects|complainants|"
+    r"interviewees|interviewed|students|pupils|residents|occupants|members|parties|"
+    r"children|parents|passengers|persons present|family members)"
+    r"[ ]?:[ ]?((?:[^\n]*,[ ]*\n)*[^\n]*)"
 )
 _ATTENDEE = re.compile(
     rf"[ \n]*(?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{0,3}})"

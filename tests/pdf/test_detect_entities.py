@@ -825,6 +825,22 @@ def test_the_people_minutes_list_as_present_are_proposed_given_names_too() -> No
     assert "Chloe" not in marked_texts(pdf, result, "location")
 
 
+def test_the_people_a_record_lists_are_proposed_after_a_sentence_too() -> None:
+    """The model read "Aisha Bello" and nothing of "Rhys Pritchard", so his surname
+    alone on the next line was never proposed either."""
+    pdf = simple_pdf(
+        [
+            "Kowalczyk denies this. Witnesses: Aisha Bello, Rhys Pritchard.",
+            "Bello corroborated the account; Pritchard did not recall.",
+            "Students: Amara O., Liam K., Zoe P.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert {"Aisha Bello", "Rhys Pritchard", "Pritchard", "Amara O"} <= set(people)
+
+
 def test_a_given_name_the_model_reads_as_an_organisation_or_a_place_is_a_person() -> None:
     """With organisations and places off, as FOIA policies often have them, a given
     name the model misread as one would be proposed as nothing at all."""
