@@ -97,13 +97,20 @@ _NOT_AFTER_RANK = (
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
 # ..."), the name ending at punctuation or a verb: the model reads many such names as
 # organisations.
-_ROLE_NAMED = re.compile(
+_ROLE = (
     r"(?<![\w-])(?i:a|an|the|our|his|her|their|my|your)[ \n](?:[a-z-]+[ \n])?"
     r"(?i:neighbou?r|witness|complainant|applicant|requester|claimant|tenant|"
     r"landlord|employee|patient|client|victim|suspect|resident|spouse|wife|husband|partner|"
     r"son|daughter|mother|father|brother|sister|friend|colleague|caseworker|data subject)"
-    rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
+)
+_ROLE_NAMED = re.compile(
+    _ROLE + rf",?[ \n]({NAME_WORD}(?:[ \n-]{NEXT_NAME_WORD}){{1,3}})"
     r"(?=[,;:)]|\.(?:\s|$)|\s(?:of|at|from|who|and|said|stated|wrote|told|was|is|has|had)\b)"
+)
+# The same in brackets, where a given name alone is the person too ("the patient
+# (Yusuf)", "the complainant (Ms Eze)"): the bracket holds the name and nothing else.
+_ROLE_BRACKETED = re.compile(
+    _ROLE + rf"[ \n]?\((?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,3}})\)"
 )
 # A relative named by their kinship after whose they are ("her son Emeka", "my late
 # wife, Maria", "their daughter Chloe Brandt"): people write their family by the given
@@ -353,6 +360,7 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
                 yield m.start(group), m.end(group), 0.9, "cue.email_name"
     for pattern, detector in (
         (_ROLE_NAMED, "cue.role_named"),
+        (_ROLE_BRACKETED, "cue.role_named"),
         (_KIN_NAMED, "cue.kin_named"),
         (_PARTY_NAMED, "cue.party_named"),
     ):

@@ -841,6 +841,20 @@ def test_the_people_a_record_lists_are_proposed_after_a_sentence_too() -> None:
     assert {"Aisha Bello", "Rhys Pritchard", "Pritchard", "Amara O"} <= set(people)
 
 
+def test_a_person_named_in_brackets_after_their_part_is_proposed() -> None:
+    pdf = simple_pdf(
+        [
+            "Per Dr. Ferreira, the patient (Yusuf) was discharged to his aunt.",
+            "The complainant (Ms Eze) was not present; the tenant (ABC Lettings Ltd) was.",
+        ]
+    )
+
+    people = [name.strip("()") for name in people_in(pdf)]
+
+    assert "Yusuf" in people and any(name.endswith("Eze") for name in people)
+    assert not any("ABC" in name for name in people)
+
+
 def test_a_given_name_the_model_reads_as_an_organisation_or_a_place_is_a_person() -> None:
     """With organisations and places off, as FOIA policies often have them, a given
     name the model misread as one would be proposed as nothing at all."""
