@@ -112,16 +112,25 @@ _ROLE_NAMED = re.compile(
 _ROLE_BRACKETED = re.compile(
     _ROLE + rf"[ \n]?\((?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,3}})\)"
 )
-# A relative named by their kinship after whose they are ("her son Emeka", "my late
+# A relative named by their kinship after whose they are ("her son Emeka", "su hijo
+# Yupanqui", "Ihre Tochter Ngozi", "my late
 # wife, Maria", "their daughter Chloe Brandt"): people write their family by the given
 # name alone, and the model misses a given name it has not seen. The name ends at the
 # first word that is not a name's. After a possessive ("the victim's mother, Latoya
 # Pierce"), not after an article: "the Mother Superior".
 _KIN_NAMED = re.compile(
-    r"(?<![\w-])(?:(?i:our|his|her|their|my|your)|[A-Z]?[a-z]+['’]s)[ \n](?:[a-z-]+[ \n])?"
+    r"(?<![\w-])(?:(?i:our|his|her|their|my|your|"
+    # Spanish, French and German possessives ("su hijo", "votre fils", "Ihre Tochter")
+    r"su|sus|mi|mis|tu|nuestr[oa]|vuestr[oa]|son|sa|mon|ma|ton|ta|votre|notre|leur|"
+    r"sein|seine|ihr|ihre|mein|meine|dein|deine|unser|unsere|euer|eure)"
+    r"|[A-Z]?[a-z]+['’]s)[ \n](?:[a-z-]+[ \n])?"
     r"(?i:son|daughter|child|wife|husband|spouse|fianc[ée]e?|boyfriend|girlfriend|mother|"
     r"father|mum|mom|dad|brother|sister|grandson|granddaughter|grandchild|grandmother|"
-    r"grandfather|nephew|niece|cousin|aunt|uncle|step-?(?:son|daughter|mother|father))"
+    r"grandfather|nephew|niece|cousin|aunt|uncle|step-?(?:son|daughter|mother|father)|"
+    r"hij[oa]|espos[oa]|marido|madre|padre|herman[oa]|niet[oa]|sobrin[oa]|prim[oa]|"
+    r"fils|fille|époux|épouse|mari|femme|mère|père|frère|s(?:œ|oe)ur|petit-fils|"
+    r"petite-fille|neveu|nièce|Sohn|Tochter|Ehefrau|Ehemann|Frau|Mann|Mutter|Vater|"
+    r"Bruder|Schwester|Enkel|Enkelin|Neffe|Nichte)"
     rf",?[ \n]({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,3}})(?![\w-])"
 )
 # A name after the person's part in the case or their rank, written as a title without

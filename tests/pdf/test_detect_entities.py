@@ -208,6 +208,21 @@ def test_a_relative_named_by_kinship_is_proposed_by_given_name_alone_at_every_oc
     assert not any("Superior" in text for texts in people.values() for text in texts)
 
 
+def test_a_relative_named_by_kinship_in_spanish_french_or_german_is_proposed() -> None:
+    pdf = simple_pdf(
+        [
+            "Le informamos que su hijo Yupanqui ha sido admitido.",
+            "Votre fils Kofi a déposé une demande.",
+            "Ihre Tochter Ngozi hat den Antrag gestellt.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert "Yupanqui" in people and "Kofi" in people
+    assert any(name.endswith("Ngozi") for name in people)
+
+
 def test_a_surname_that_is_a_word_is_proposed_only_as_a_name_is_written() -> None:
     pdf = simple_pdf(
         [
