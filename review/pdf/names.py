@@ -33,6 +33,13 @@ _TITLED_NAME = re.compile(
     r"|/s/)[ \n]"  # an electronic signature too: "/s/ Tomasz Wojcik"
     rf"((?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,2}})"
 )
+# A letter's salutation, which Spanish, German and formal English end with a colon
+# ("Estimada Sra. Ximena Quispe Mamani:", "Dear Dr. Lee:"): that colon is no label's.
+_SALUTATION = re.compile(
+    r"[ ]*(?i:dear|estimad[oa]s?|querid[oa]s?|distinguid[oa]s?|sehr[ ]geehrte[rn]?|"
+    r"geehrte[rn]?|liebe[rn]?)[ ]"
+)
+_COLON_ENDS_LINE = re.compile(r":[ ]*(?:\n|\Z)")
 # A speaker in a transcript, in capitals after the title ("MS. OKONJO: Objection.").
 _SPEAKER = re.compile(r"(?m)^[ ]*(?:MR|MRS|MS|DR)\.[ ]([A-Z][A-Z'’-]+(?:[ ][A-Z][A-Z'’-]+)?):")
 # A signature: a line that is only a name, at a line start or after a sentence, above
@@ -346,7 +353,12 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     language model misses names it has not seen, and reads a signature with the job
     below it, or "a neighbour, Araceli Canet Calvo", as an organisation."""
     for m in _TITLED_NAME.finditer(text):
-        titled = trimmed(text, m.start(1), m.end(1))  # "Dr. Rajesh Iyer  Admitted:"
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        salutation = _COLON_ENDS_LINE.match(text, m.end(1)) and _SALUTATION.match(
+            text, line_start, m.start()
+        )
+        # "Dr. Rajesh Iyer  Admitted:" ends at its label; a salutation's colon is none.
+        titled = trimmed(text, m.start(1), m.end(1), trim=not salutation)
         if titled is not None:
             yield *titled, 0.9, "cue.titled_name"
     if ":" in text:

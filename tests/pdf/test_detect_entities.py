@@ -208,6 +208,14 @@ def test_a_relative_named_by_kinship_is_proposed_by_given_name_alone_at_every_oc
     assert not any("Superior" in text for texts in people.values() for text in texts)
 
 
+def test_a_name_before_a_salutations_colon_is_proposed_whole() -> None:
+    """Spanish letters greet with a colon: "Mamani:" was taken for a field's label and
+    the model's "Ximena Quispe" left her second surname visible."""
+    pdf = simple_pdf(["Estimada Sra. Ximena Quispe Mamani:", "Le escribimos sobre su solicitud."])
+
+    assert [name.rstrip(":") for name in people_in(pdf)] == ["Ximena Quispe Mamani"]
+
+
 def test_a_relative_named_by_kinship_in_spanish_french_or_german_is_proposed() -> None:
     pdf = simple_pdf(
         [
