@@ -25,7 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.authentication import TokenAuthentication as DrfTokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 
 if TYPE_CHECKING:
@@ -221,7 +226,9 @@ def caller_roles(user: Any, *, via_session: bool) -> frozenset[str]:
     token): an intake client's password, if it has one, never submits from a browser."""
     if user is None or not user.is_authenticated:
         return frozenset({ANONYMOUS})
-    groups = set(user.groups.values_list("name", flat=True))
+    groups = getattr(user, "role_groups", None)  # read with an API token (below)
+    if groups is None:
+        groups = set(user.groups.values_list("name", flat=True))
     roles = {role for role in HUMAN_ROLES if role in groups}
     if user.is_superuser:
         roles.add(COMPLIANCE_OFFICER)
@@ -243,6 +250,28 @@ def refusal_message(endpoint: str) -> str:
     names = ", ".join(r.replace("_", " ") + "s" for r in CALLERS if r in rule.roles)
     how = " (with an API token)" if rule.roles == {INTAKE_CLIENT} else ""
     return f"only {names}{how} may use this"
+
+
+class TokenAuthentication(DrfTokenAuthentication):
+    """DRF's token authentication, reading the caller's role groups in the statement that
+    reads the token and its user: the matrix needs them on every request, and they cost
+    an intake client's admission a round trip of its own. Read afresh on each request,
+    so a role taken away counts at once."""
+
+    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
+        member = User.groups.through.objects.filter(user_id=OuterRef("user_id"))
+        try:
+            token = (
+                Token.objects.select_related("user")
+                .annotate(**{role: Exists(member.filter(group__name=role)) for role in ROLE_GROUPS})
+                .get(key=key)
+            )
+        except Token.DoesNotExist as exc:
+            raise AuthenticationFailed("Invalid token.") from exc
+        if not token.user.is_active:
+            raise AuthenticationFailed("User inactive or deleted.")
+        token.user.role_groups = frozenset(r for r in ROLE_GROUPS if getattr(token, r))
+        return token.user, token
 
 
 class Authorized(BasePermission):

@@ -206,7 +206,7 @@ LOGOUT_REDIRECT_URL = "login"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "common.authz.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The authorization matrix (common.authz): an endpoint not in it is refused.

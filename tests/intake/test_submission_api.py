@@ -194,6 +194,22 @@ def test_client_cannot_read_another_clients_submission_or_documents(api):
 
 
 @pytest.mark.django_db
+def test_a_token_request_reads_its_callers_roles_with_its_token_afresh_each_time(api):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/api/v1/submissions/{submit(api).json()['id']}/"
+    with CaptureQueriesContext(connection) as captured:
+        assert api.get(url).status_code == 200
+
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert not [sql for sql in statements if sql.startswith('SELECT "auth_group"."name"')]
+    assert any("authtoken_token" in sql and "auth_user_groups" in sql for sql in statements)
+    api.user.groups.clear()  # the intake role taken away counts on the very next request
+    assert api.get(url).status_code == 403
+
+
+@pytest.mark.django_db
 def test_unauthenticated_request_is_refused(client):
     response = client.post("/api/v1/submissions/", {})
     assert response.status_code == 401
