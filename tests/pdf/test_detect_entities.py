@@ -190,8 +190,8 @@ def test_a_relative_the_model_missed_is_proposed_whole_in_a_group_of_their_own()
 
 
 def test_a_relative_named_by_kinship_is_proposed_by_given_name_alone_at_every_occurrence() -> None:
-    """ "her son Emeka": a given name the model has not seen, known only by whose son he
-    is; a title after an article ("the Mother Superior") names no relative."""
+    """A given name the model has not seen, known only by whose son he is ("her son
+    Emeka"); a title after an article ("the Mother Superior") names no relative."""
     pdf = simple_pdf(
         [
             "Ngozi Chukwu and her son Emeka live at the address.",
