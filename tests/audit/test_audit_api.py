@@ -193,6 +193,18 @@ def test_officer_requests_conform_to_the_schema_and_never_answer_5xx(case, offic
     case.call_and_validate(headers=officer_token_header)
 
 
+@pytest.mark.parametrize("values", [["user:\x1a", "user:olga"], ["user:olga", "user:olga"]])
+def test_a_repeated_parameter_is_refused_not_read_for_its_last_value(ledger, officer, values):
+    """The schema fuzz test sent "?actor=po%1A...&actor=..." and got a 200: only the
+    last value was read, so the control character of the first passed unseen."""
+    response = officer.get(URL, {"actor": values})
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"field": "actor", "code": "repeated", "message": "give this parameter once"}
+    ]
+
+
 @pytest.mark.parametrize("name", ["document_id", "submission_id", "after", "limit", "format"])
 def test_an_empty_id_number_or_format_is_refused_not_ignored(ledger, officer, name):
     response = officer.get(URL, {name: ""})
