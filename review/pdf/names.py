@@ -119,11 +119,10 @@ _ROLE_NAMED = re.compile(
 _ROLE_BRACKETED = re.compile(
     _ROLE + rf"[ \n]?\((?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,3}})\)"
 )
-# A relative named by their kinship after whose they are ("her son Emeka", "su hijo
-# Yupanqui", "Ihre Tochter Ngozi", "my late
-# wife, Maria", "their daughter Chloe Brandt"): people write their family by the given
-# name alone, and the model misses a given name it has not seen. The name ends at the
-# first word that is not a name's. After a possessive ("the victim's mother, Latoya
+# A relative named by their kinship after whose they are ("her son Emeka", "my late wife,
+# Maria", "su hijo Yupanqui", "Ihre Tochter Ngozi"): people write their family by the
+# given name alone, and the model misses a given name it has not seen. The name ends at
+# the first word that is not a name's. After a possessive ("the victim's mother, Latoya
 # Pierce"), not after an article: "the Mother Superior".
 _KIN_NAMED = re.compile(
     r"(?<![\w-])(?:(?i:our|his|her|their|my|your|"
