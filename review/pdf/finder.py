@@ -12,7 +12,7 @@ from dataclasses import replace
 import phonenumbers
 from phonenumbers import Leniency
 
-from review.pdf import nlp
+from review.pdf import nlp, truecase
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_span import name_span
@@ -109,9 +109,12 @@ class Finder:
         self._text = text
         self._cue_people = []
         analyzed = self.policy.ner and not self.floors.keys().isdisjoint(NER_CATEGORIES)
+        # The model reads lines in capitals re-cased; the project's detectors read the
+        # text as written (`_project_hits`).
+        recased = truecase.for_model(text) if analyzed else text
         if analyzed:
             found = nlp.analyze(
-                flowing,
+                recased.replace("\n", " "),
                 pipeline=self.policy.nlp_pipeline,
                 project=self.project,
                 categories=self.readings,
@@ -132,7 +135,7 @@ class Finder:
                 for *_, h in self._project_hits(text)
             ]
         if analyzed and PERSON in self.floors:
-            found.extend(self._people_in_cells(text, found))
+            found.extend(self._people_in_cells(recased, found))
         if PHONE in self.floors:
             # Phones the project's detectors have not read; in full mode the analyzer
             # read the flowing text already, and only a number it ran into the next
@@ -150,7 +153,7 @@ class Finder:
                 if f.category == PHONE and f.score >= self.floors[PHONE]
             ]
             found.extend(self._cued_phones(flowing, read))
-        candidates = [self._hit(text, f) for f in found]
+        candidates = [self._hit(text, f, recased) for f in found]
         # A weak hit with a reason (a number after its label that fails validation) is
         # proposed whatever the floor: the label announces it.
         hits = _resolve_overlaps(
@@ -244,7 +247,10 @@ class Finder:
                         )
 
     @staticmethod
-    def _hit(text: str, found: nlp.Found) -> Hit | None:
+    def _hit(text: str, found: nlp.Found, recased: str) -> Hit | None:
+        """The hit of one analyzer result in `text`; a reading of the model is cut to
+        its name or judged a given name in `recased`, the text as the model read it
+        (its words in capitals re-cased)."""
         if isinstance(found.payload, Hit):
             return found.payload
         start, end = found.start, found.end
@@ -265,7 +271,7 @@ class Finder:
         if found.category == PERSON:
             # The model runs a name into the lines and cells around it ("Valerie
             # Ramirez\nCase Officer", "Email\nJean-Luc Moreau", "Roberto DOB").
-            span = name_span(text, start, end)
+            span = _name_in(text, recased, start, end)
             if span is None:
                 return None
             start, end = span
@@ -273,7 +279,7 @@ class Finder:
         if not any(c.isalpha() for c in value):
             return None  # the small model calls a date or a number a place now and then
         if found.category in (LOCATION, ORGANIZATION) and _given_name_alone(
-            text, start, end, found.category
+            recased, start, end, found.category
         ):
             detector = f"spacy.{found.category}>given_name"
             return Hit(PERSON, start, end, GIVEN_NAME_CONFIDENCE, detector, squash(value))
@@ -282,6 +288,16 @@ class Finder:
         # organisation never outweighs a validated pattern lying inside it.
         score = found.score if found.category == PERSON else min(found.score, 0.6)
         return Hit(found.category, start, end, round(score, 4), detector, squash(value))
+
+
+def _name_in(text: str, recased: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name in the model's person reading `text[start:end]`: cut in the text as the
+    model read it, or as written where that holds more of it (the surname in capitals
+    before the given name the model read: "JOHNSON, MARCUS T")."""
+    spans = [name_span(recased, start, end)]
+    if recased is not text:
+        spans.append(name_span(text, start, end))
+    return max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
 
 
 # A name known only by its place above a phone or e-mail: weaker than the model's reading.

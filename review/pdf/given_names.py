@@ -18,6 +18,7 @@ import functools
 import importlib
 import pkgutil
 
+import faker.providers.lorem.en_US
 import faker.providers.person
 
 # Given names that are everyday words too, written alone more often as the word
@@ -57,3 +58,10 @@ def given_names() -> frozenset[str]:
                 names.update(folded)
                 english_first.update(folded if english else ())
     return frozenset(names - (english_last - english_first))
+
+
+@functools.cache
+def everyday_words() -> frozenset[str]:
+    """Common English words (Faker's English word list, about 970), case folded: a
+    given name among them ("gun", "lot", "floor") is the word when case does not tell."""
+    return frozenset(word.casefold() for word in faker.providers.lorem.en_US.Provider.word_list)

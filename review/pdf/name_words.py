@@ -43,6 +43,11 @@ TITLES = (
     r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
 )
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
+OFFICER_RANKS = (
+    r"Officer|Detective|Sergeant|Constable|Deputy|Trooper|Inspector|(?:Special[ ])?Agent|"
+    r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"
+    r"Ptl|Tpr|Ofc|PC|DC|DS|DI|DCI|SA|SSA"
+)
 # What a language model's name reading runs into at its ends without being part of the
 # name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
 # "Judge" are names too, and a title kept is only redacted with its name.

@@ -17,6 +17,7 @@ from review.pdf.name_words import (
     LEGAL_FORM_AFTER,
     NAME_WORD,
     NEXT_NAME_WORD,
+    OFFICER_RANKS,
     PARTICLE,
     TITLE_WORDS,
     TITLES,
@@ -84,13 +85,8 @@ _NOT_ADDRESSEES = frozenset(
 # may stack ("Detective Sergeant Lowe"). The name ends at punctuation, a lower-case word,
 # a badge number or the line's end; the words after a rank that are no one's name
 # ("Officer Safety", "Inspector General") are left.
-_OFFICER_RANKS = (
-    r"Officer|Detective|Sergeant|Constable|Deputy|Trooper|Inspector|(?:Special[ ])?Agent|"
-    r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"
-    r"Ptl|Tpr|Ofc|PC|DC|DS|DI|DCI|SA|SSA"
-)
 _RANKED_SURNAME = re.compile(
-    rf"(?<![\w-])(?:(?:{_OFFICER_RANKS})\.?[ ]){{1,2}}({NAME_WORD})"
+    rf"(?<![\w-])(?:(?:{OFFICER_RANKS})\.?[ ]){{1,2}}({NAME_WORD})"
     r"(?=[,;:)]|\.(?:\s|$)|[ ][a-z]|[ ]*(?:\n|$)|[ ]#)"
 )
 _NOT_AFTER_RANK = (
@@ -98,7 +94,7 @@ _NOT_AFTER_RANK = (
         "safety training involved general chief commissioner superintendent commander mayor "
         "governor minister head down first friendly special".split()
     )
-    | frozenset(_OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
+    | frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
     | TITLE_WORDS
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of
