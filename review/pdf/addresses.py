@@ -72,6 +72,11 @@ _SUFFIX_WORDS = frozenset(
 _WORD = re.compile(r"\w+")
 
 
+def is_street_type(word: str) -> bool:
+    """Whether `word` is a street's type as the USPS lists them ("Road", "Park")."""
+    return word.casefold() in _SUFFIX_WORDS
+
+
 def _has_street_suffix(lowered: str) -> bool:
     return not _SUFFIX_WORDS.isdisjoint(_WORD.findall(lowered))
 

@@ -1,8 +1,8 @@
 """Names known by their cues, not by the language model (Django-free): after a title,
 signing a letter (above the signer's job or under the valediction), beside the person's
-part in the case, greeted or listed as present. Spans only: `patterns` makes them
-hits, as it does the addresses of `addresses.py`. What a name's words are is
-`name_words`.
+part in the case, greeted or listed as present, and (weakest) led by a given name
+(`given_name_led`). Spans only: `patterns` makes them hits, as it does the addresses of
+`addresses.py`. What a name's words are is `name_words`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from review.pdf.given_name_led import GIVEN_NAME_LED_CONFIDENCE, given_name_led
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import (
     COMPANY_AFTER,
@@ -405,6 +406,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             and not COMPANY_AFTER.match(text, m.end(1))
         ):
             yield m.start(1), m.end(1), 0.85, "cue.record_of"
+    for start, end in given_name_led(text):
+        yield start, end, GIVEN_NAME_LED_CONFIDENCE, "cue.given_name_led"
     for m in _RANKED_SURNAME.finditer(text):
         word = bare_word(m[1])
         if plausible_name(m[1]) and word not in EDGE_WORDS | _NOT_AFTER_RANK:
