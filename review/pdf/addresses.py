@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from review.pdf.name_words import CAPITAL
+
 # USPS street suffixes (Publication 28, C1) with their standard abbreviations; the UK
 # uses the same words.
 _SUFFIXES = (
@@ -34,7 +36,7 @@ _SUFFIXES = (
 )
 # Police and court records write addresses in capitals too ("2210 W. 18TH ST").
 _ANY_SUFFIX = rf"(?:{_SUFFIXES}|{_SUFFIXES.upper()})"
-_NAME = r"[A-ZÀ-ÖØ-Þ][\w'’.-]*"  # a capitalised word of a street or city name
+_NAME = rf"[{CAPITAL}][\w'’.-]*"  # a capitalised word of a street or city name
 # A street's name word: capitalised, or a numbered street ("7th Street", "42nd St").
 _STREET_WORD = rf"(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th|ST|ND|RD|TH))"
 # The quadrant after the street type, as Washington, DC writes it ("Street S.W.", "Ave NW").

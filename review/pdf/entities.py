@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.identifiers import ID_CATEGORIES
-from review.pdf.name_words import NAME_WORD, PARTICLE, TITLES
+from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
@@ -229,7 +229,7 @@ def _entity_patterns(
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
         if e.category == PERSON and len(e.tokens) == 1:
             # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
-            whole = rf"(?=[A-ZÀ-ÖØ-Þ])(?i:{whole})"
+            whole = rf"(?=[{CAPITAL}])(?i:{whole})"
         forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
@@ -246,10 +246,10 @@ def _entity_patterns(
                 forms.append(rf"{_START}({initial}\.{gap}?{surname}){_POSSESSIVE}{_END}")
             if lone.get(_bare(e.tokens[-1])) is e:
                 # Capitalised, in any case after it: "McAllister" of "MCALLISTER, RYAN".
-                forms.append(rf"{_START}((?-i:(?=[A-Z]))(?i:{surname})){_POSSESSIVE}{_END}")
+                forms.append(rf"{_START}((?-i:(?=[{CAPITAL}]))(?i:{surname})){_POSSESSIVE}{_END}")
             if lone.get(_bare(e.tokens[0])) is e:
                 forms.append(
-                    rf"{_START}((?-i:(?=[A-Z]))(?i:{given})){_POSSESSIVE}{_END}"
+                    rf"{_START}((?-i:(?=[{CAPITAL}]))(?i:{given})){_POSSESSIVE}{_END}"
                     rf"(?-i:(?![ ]{NAME_WORD}))"
                 )
         patterns.append((e, re.compile("|".join(forms), flags)))

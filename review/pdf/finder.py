@@ -16,7 +16,7 @@ from review.pdf import nlp, truecase
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_span import name_span
-from review.pdf.name_words import NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
+from review.pdf.name_words import CAPITAL, NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
 from review.pdf.names import SIGNED_NAME
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
@@ -376,7 +376,7 @@ def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
 # A name written as an initial and a surname ("J. Okafor", "Ms J Kaur"), standing in a
 # list: followed by its part in brackets perhaps, then by a comma, "and" or the line's end.
 _LISTED_INITIALLED = re.compile(
-    rf"(?<![\w.-])((?:(?:{TITLES})\.?[ ])?[A-Z]\.?[ ]{NAME_WORD})"
+    rf"(?<![\w.-])((?:(?:{TITLES})\.?[ ])?[{CAPITAL}]\.?[ ]{NAME_WORD})"
     r"(?=[ ]?(?:\([^()\n]{1,30}\))?(?:[,;]|[ ](?:and|&)[ ]|\.?[ ]*(?:\n|$)))"
 )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from review.pdf.name_words import (
+    CAPITAL,
     EDGE_WORDS,
     LEGAL_FORM_AFTER,
     NAME_WORD,
@@ -26,7 +27,7 @@ _GIVEN_AFTER_COMMA = re.compile(
 )
 # The surname before a given name in capitals, written first at a line's start or after a
 # field's label ("SUBJECT: JOHNSON, MARCUS T.": the model reads "MARCUS T" alone).
-_SURNAME_BEFORE = re.compile(r"(?:^|\n|:)[ ]*([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’-]+),[ ]+\Z")
+_SURNAME_BEFORE = re.compile(rf"(?:^|\n|:)[ ]*([{CAPITAL}][{CAPITAL}'’-]+),[ ]+\Z")
 _TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
 
 

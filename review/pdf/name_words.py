@@ -62,7 +62,11 @@ EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".
-NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-Za-z]{2,}[\w-]*)?"
+# The capital letters of the Latin, Greek and Cyrillic scripts, for a character class:
+# "Łukowicz", "Šimek" and "Ștefan" open with letters outside Latin-1.
+CAPITAL = "A-ZÀ-ÖØ-Þ" + "".join(c for c in map(chr, range(0x100, 0x530)) if c.isupper())
+INITIAL = rf"[{CAPITAL}]\."  # "T." of "Marcus T. Johnson"
+NAME_WORD = rf"[{CAPITAL}][\w-]*(?:['’][A-Za-z]{{2,}}[\w-]*)?"
 # Lower-case particles inside a name ("Ludwig van der Berg", "María de los Ángeles
 # García", "Ali bin Hassan"): never to be left visible between two redacted words.
 PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|zu)"

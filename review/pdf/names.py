@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from review.pdf.given_name_led import GIVEN_NAME_LED_CONFIDENCE, given_name_led
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import (
+    CAPITAL,
     COMPANY_AFTER,
     EDGE_WORDS,
+    INITIAL,
     LEGAL_FORM_AFTER,
     NAME_WORD,
     NEXT_NAME_WORD,
@@ -43,7 +45,9 @@ _SALUTATION = re.compile(
 )
 _COLON_ENDS_LINE = re.compile(r":[ ]*(?:\n|\Z)")
 # A speaker in a transcript, in capitals after the title ("MS. OKONJO: Objection.").
-_SPEAKER = re.compile(r"(?m)^[ ]*(?:MR|MRS|MS|DR)\.[ ]([A-Z][A-Z'’-]+(?:[ ][A-Z][A-Z'’-]+)?):")
+_SPEAKER = re.compile(
+    rf"(?m)^[ ]*(?:MR|MRS|MS|DR)\.[ ]([{CAPITAL}][{CAPITAL}'’-]+(?:[ ][{CAPITAL}][{CAPITAL}'’-]+)?):"
+)
 # A signature: a line that is only a name, at a line start or after a sentence, above
 # the signer's job ("Paige Miah\nCase Officer, Customer Contact Centre").
 _SIGNED_NAME = re.compile(
@@ -167,9 +171,9 @@ _RECORD_OF = re.compile(
 # "In re the Estate of Harold P. Lindqvist", "Matter of Ana Ruiz"): a name of two words or
 # more, middle initials included. The State, the People and other public parties are no
 # names; nor is what "In re" alone names ("In re Grand Jury Subpoena").
-_CASE_NAME = rf"{NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}}"
+_CASE_NAME = rf"{NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{1,3}}"
 _CASE_PARTY = re.compile(
-    rf"(?<![\w-])(?:({_CASE_NAME})[ ]vs?\.[ ](?=[A-Z])|vs?\.[ ]({_CASE_NAME})(?![\w-])"
+    rf"(?<![\w-])(?:({_CASE_NAME})[ ]vs?\.[ ](?=[{CAPITAL}])|vs?\.[ ]({_CASE_NAME})(?![\w-])"
     r"|(?i:estate|matter|guardianship|conservatorship|adoption|marriage)[ ]of[ ]"
     rf"(?:the[ ])?({_CASE_NAME})(?![\w-]))"
 )
@@ -181,7 +185,7 @@ _PUBLIC_PARTIES = frozenset(
 
 # The name an e-mail address is written with: before it in angle brackets ("Ana Lima
 # <ana.lima@example.org>") or after it in parentheses ("ana.lima@example.org (Ana Lima)").
-_ADDRESSEE = rf"({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}})"
+_ADDRESSEE = rf"({NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{1,3}})"
 _EMAIL_NAMED = re.compile(
     rf"(?<![\w-]){_ADDRESSEE}[ ]?<[^\s<>@]+@[^\s<>@]+>|[^\s()@]+@[^\s()@]+[ ]?\({_ADDRESSEE}\)"
 )
@@ -200,8 +204,8 @@ _RANKS = r"Ptl|Pvt|Cpl|Lt|Insp|Supt|PC|DC|NP|RN"
 # The name at the start of a field's value: surname first, or given name first.
 _FIELD_NAME = re.compile(
     rf"(?:(?:{TITLES}|{_RANKS})\.?[ ])?"
-    rf"({NAME_WORD},[ ]{NAME_WORD}(?:[ ](?:[A-Z]\.|{NAME_WORD}))?"
-    rf"|{NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{1,3}})(?![\w-])"
+    rf"({NAME_WORD},[ ]{NAME_WORD}(?:[ ](?:{INITIAL}|{NAME_WORD}))?"
+    rf"|{NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{1,3}})(?![\w-])"
 )
 
 
@@ -225,7 +229,7 @@ _NAME_PART_LABEL = (
 )
 _NAME_PART_FIELD = re.compile(
     rf"(?<![\w'’-])({_NAME_PART_LABEL})[ ]*"
-    rf"({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{0,3}}?)"
+    rf"({NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{0,3}}?)"
     rf"(?=[ ]{_NAME_PART_LABEL}|[ ][\w'’]+[ ]?:|[ ]*(?:\n|$)|[ ]?\(|,)"
 )
 
@@ -324,7 +328,7 @@ _ATTENDEE_LIST = re.compile(
     r"[ ]?:[ ]?((?:[^\n]*,[ ]*\n)*[^\n]*)"
 )
 _ATTENDEE = re.compile(
-    rf"[ \n]*(?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ ](?:[A-Z]\.|{NEXT_NAME_WORD})){{0,3}})"
+    rf"[ \n]*(?:(?:{TITLES})\.?[ ])?({NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{0,3}})"
     r"[ ]*(?:\([^()\n]{0,40}\))?[ .]*"
 )
 _ATTENDEE_SEPARATOR = re.compile(r",|;|[ \n](?:and|&)[ ]")

@@ -3,8 +3,11 @@ name followed by capitalised words is proposed, a place or an institution is not
 
 from __future__ import annotations
 
+import pymupdf
+
+from review.pdf.detect import detect
 from testkit.corpus import simple_pdf
-from tests.pdf.test_detect_entities import people_in
+from tests.pdf.test_detect_entities import full, people_in, texts_by_group
 
 
 def test_names_the_model_misses_in_plain_sentences_are_proposed() -> None:
@@ -46,3 +49,33 @@ def test_a_given_name_before_a_place_an_institution_or_a_legal_form_is_no_person
         for p in people
         if p.split()[0] in {"Jordan", "Victoria", "Florence", "Lincoln", "Domingo", "Will", "Grace"}
     ]
+
+
+def embedded_font_pdf(lines: list[str]) -> bytes:
+    """A page of `lines` in an embedded font, which writes letters the standard fonts'
+    encoding has none of ("Ł", "Š", "Ș")."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    writer = pymupdf.TextWriter(page.rect)
+    for number, line in enumerate(lines):
+        writer.append((72, 90 + 18 * number), line, font=pymupdf.Font("helv"), fontsize=11)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def test_names_opening_with_capitals_outside_latin_1_are_proposed_in_every_form() -> None:
+    """Before: a name word had to open with a Latin-1 capital, so no cue read "Janina
+    Łukowicz", "Mr Šimek" or "Ștefan Ionescu", and a surname alone never joined them."""
+    pdf = embedded_font_pdf(
+        [
+            "Decision letter - Janina Łukowicz",
+            "Łukowicz was informed of the outcome by Mr Šimek.",
+            "Witness: Ștefan Ionescu",
+        ]
+    )
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert ["Janina Łukowicz", "Łukowicz"] in [sorted(texts) for texts in groups.values()]
+    people = {text for texts in groups.values() for text in texts}
+    assert {"Šimek", "Ștefan Ionescu"} <= people
