@@ -198,7 +198,16 @@ _NAME_FIELD = re.compile(
     r"suspect|witness|complainant|patient|name|full name|claimant|applicant|requester|"
     r"requestor|tenant|landlord|attending|physician|emergency contact|contact|employee|"
     r"defendant|plaintiff|respondent|next of kin|parent|guardian|spouse|data subject|"
-    r"attn|attention|interviewee|caller|driver|owner|affiant|declarant|deponent)[ ]?:[ ]?([^\n]+)"
+    r"attn|attention|interviewee|caller|driver|owner|affiant|declarant|deponent|signed|"
+    r"signed by|signatory|prepared by|approved by|reviewed by|authori[sz]ed by|author|sender|"
+    r"recipient|addressee|passenger|account holder|beneficiary|client|customer|student|"
+    r"pupil|resident|occupant|informant|interpreter|carer|caseworker|case worker|"
+    r"social worker|inmate|detainee|offender|mother|father)[ ]?:[ ]?([^\n]+)"
+)
+# Words that make a field's value a body of people, not a person.
+_BODY_WORDS = frozenset(
+    "team unit department office authority council service services records centre "
+    "center group board committee division bureau agency staff company".split()
 )
 _RANKS = r"Ptl|Pvt|Cpl|Lt|Insp|Supt|PC|DC|NP|RN"
 # The name at the start of a field's value: surname first, or given name first.
@@ -308,7 +317,9 @@ def _field_names(text: str) -> Iterator[tuple[int, int]]:
             while entry < field.end(2) and text[entry] == " ":
                 entry += 1
             m = _FIELD_NAME.match(text, entry, field.end(2))
-            name = trimmed(text, m.start(1), m.end(1)) if m else None
+            if m is None or any(bare_word(w) in _BODY_WORDS for w in m[1].split()):
+                continue  # "Prepared by: Housing Benefit Team"
+            name = trimmed(text, m.start(1), m.end(1))
             if name is not None:
                 value = text[name[0] : name[1]]
                 if " " in value and plausible_name(value.replace(",", "")):
