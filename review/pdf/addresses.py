@@ -32,7 +32,9 @@ _SUFFIXES = (
     "Ridges?|River|Roads?|Rd|Route|Row|Rue|Run|Shoals?|Shores?|Skyway|Springs?|Spurs?|"
     "Squares?|Sq|Station|Stravenue|Stream|Streets?|St|Summit|Terrace|Ter|Throughway|Trace|"
     "Track|Trafficway|Trail|Trl|Tunnel|Turnpike|Underpass|Unions?|Valleys?|Via|Viaduct|"
-    "Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Yard"
+    "Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Yard|"
+    # Australia and New Zealand add a few.
+    "Parade|Esplanade|Promenade|Glade|Wynd|Crossway"
 )
 # Police and court records write addresses in capitals too ("2210 W. 18TH ST").
 _ANY_SUFFIX = rf"(?:{_SUFFIXES}|{_SUFFIXES.upper()})"
@@ -47,8 +49,21 @@ _UNIT = (
     r"[ ]?[\w-]{1,6})"
 )
 _FLAT = r"(?:Flat|Studio|Apartment|FLAT|STUDIO|APARTMENT)"
-_UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
+_UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}(?!\w)"
 _US_TAIL = rf"(?:,?{_GAP}(?:{_NAME}[ ]){{0,3}}{_NAME},?[ ][A-Z]{{2}}[ ]\d{{5}}(?:-\d{{4}})?)"
+_CITY = rf"(?:{_NAME}[ ]){{0,3}}{_NAME}"
+# Canada: province and postal code ("Toronto, ON M5V 3L9"); Australia: state and postcode
+# ("Coogee NSW 2034"); Ireland: county and Eircode ("Ballina, Co. Mayo, F26 X2Y3").
+_CA_TAIL = (
+    rf"(?:,?{_GAP}{_CITY},?[ ](?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)[ ]"
+    r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d)"
+)
+_AU_TAIL = rf"(?:,?{_GAP}{_CITY},?[ ](?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT),?[ ]\d{{4}})"
+_EIRCODE = r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ ]?[0-9AC-FHKNPRTV-Y]{4}"
+_IE_TAIL = (
+    rf"(?:,?{_GAP}(?:{_CITY},?{_GAP})?(?:Co\.|County)[ ]{_NAME}(?:,?{_GAP}{_EIRCODE})?"
+    rf"|,?{_GAP}(?:{_CITY},?{_GAP})?{_EIRCODE})"
+)
 _UK_TAIL = rf"(?:,?{_GAP}(?:(?:{_NAME}[ ]){{0,3}}{_NAME},?{_GAP})?{_UK_POSTCODE})"
 _EU_TAIL = (
     rf"(?:,?{_GAP}(?:\d{{5}}[ ](?:{_NAME}[ -]){{0,3}}{_NAME}"
@@ -65,6 +80,34 @@ _ES_STREET = (
     r"Pasadizo|Rambla|Vía|Via|Callejón|Callejon|Glorieta|Cuesta|Travesía|Urbanización|"
     r"Acceso|Alameda|Bajada|Cañada|Vial|Ramal|Rampa|Senda|Sector|Plazuela|Camino)"
 )
+
+# Italy: "Via Giuseppe Verdi, 12, 20121 Milano (MI)".
+_IT_STREET = (
+    r"(?:Via|Viale|Piazza|Piazzale|Piazzetta|Corso|Largo|Vicolo|Vico|Strada|Stretto|"
+    r"Contrada|Borgo|Canale|Lungomare|Lungotevere|Salita|Rotonda|Galleria|Traversa|"
+    r"Circonvallazione|Fondamenta)"
+)
+_IT_OF = r"(?:dei|degli|delle|della|dello|del|di|da|de)[ ]"
+_IT_TAIL = rf"(?:,?{_GAP}\d{{5}},?[ ]{_CITY}(?:[ ]\([A-Z]{{2}}\))?)"
+# The Netherlands: "Keizersgracht 123, 1015 CJ Amsterdam"; the street's type ends its
+# last word. Types that are English words too need the postcode after them.
+_NL_OWN = r"(?:straat|laan|gracht|plein|kade|dreef|singel|steeg|dijk|plantsoen)"
+_NL_SHARED = r"(?:weg|hof|boulevard|pad|park|ring|markt|baan)"
+_NL_WORDS = rf"(?:(?:{_NAME}|van|de|der|den|het|ter|te)[ ]){{0,3}}[{CAPITAL}][\w'’-]*"
+_NL_NUMBER = r"[ ]\d{1,5}(?:[ -]?[A-Za-z]{1,2}\b|[-/]\d{1,4})?"
+_NL_TAIL = rf"(?:,?{_GAP}\d{{4}}[ ]?[A-Z]{{2}},?[ ]{_CITY})"
+# Poland: "ul. Brzozowa 10/03, 31-615 Bydgoszcz", "al. Jana III Sobieskiego 93/28".
+_PL_STREET = (
+    r"(?:ul\.|ulica|al\.|aleja|pl\.|plac|os\.|osiedle|Ul\.|Ulica|Al\.|Aleja|Pl\.|Plac|Os\.|Osiedle)"
+)
+_PL_TAIL = rf"(?:,?{_GAP}\d{{2}}-\d{{3}}[ ]{_CITY})"
+# Portugal: "Rua das Flores, 37, 4050-265 Porto", "Alameda de Oliveira, S/N, ...".
+_PT_STREET = (
+    r"(?:Rua|Avenida|Av\.?|Alameda|Largo|Travessa|Praça|Praceta|Estrada|Calçada|Beco|"
+    r"Rotunda|Bairro|Quinta|Urbanização|Caminho)"
+)
+_PT_OF = r"(?:da|de|do|das|dos|e)[ ]"
+_PT_TAIL = rf"(?:,?{_GAP}\d{{4}}-\d{{3}}[ ](?:{_PT_OF}|{_NAME}[ -]){{0,4}}{_NAME})"
 
 _SUFFIX_WORDS = frozenset(
     form.casefold()
@@ -99,9 +142,10 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         "us_uk",
         _has_street_suffix,
         re.compile(
-            rf"(?<![\w-])(?:(?:{_FLAT}|Unit|UNIT)[ ]\d+[A-Za-z]?,?{_GAP})?"
-            rf"\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}{_ANY_SUFFIX}\b\.?"
-            rf"{_QUADRANT}?{_UNIT}?(?:{_US_TAIL}|{_UK_TAIL})?"
+            rf"(?<![\w-])(?:(?:{_FLAT}|Unit|UNIT|Suite|Apt\.?)[ ]\d+[A-Za-z]?,?{_GAP})?"
+            rf"(?:\d{{1,4}}/)?\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}"
+            rf"{_ANY_SUFFIX}\b\.?{_QUADRANT}?{_UNIT}?"
+            rf"(?:{_US_TAIL}|{_UK_TAIL}|{_CA_TAIL}|{_AU_TAIL}|{_IE_TAIL})?"
         ),
     ),
     (
@@ -150,6 +194,42 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
             r"|\d{1,2}[º°ª](?:[ ]?(?:[A-Z]|izq(?:da)?\.?|dcha?\.?|izquierda|derecha|centro|"
             r"ctro\.?))?(?![\w])))*"
             rf"{_EU_TAIL}?"
+        ),
+    ),
+    (
+        "it",
+        _contains(rf"(?:{_IT_STREET.lower()}) "),
+        re.compile(
+            rf"(?<![\w-]){_IT_STREET}[ ](?:{_IT_OF})?{_NAME}(?:[ ](?:{_IT_OF})?{_NAME}){{0,3}}"
+            r",?[ ]\d{1,4}(?:[ ]?[A-Za-z](?!\w)|/[A-Za-z\d]{1,3})?"
+            r"(?:,?[ ](?:Piano|Appartamento|Scala|Interno|Int\.)[ ]\w{1,4})*"
+            rf"{_IT_TAIL}?"
+        ),
+    ),
+    (
+        "nl",
+        _contains(rf"(?:{_NL_OWN}|{_NL_SHARED}) \d"),
+        re.compile(
+            rf"(?<![\w-]){_NL_WORDS}(?:{_NL_OWN}{_NL_NUMBER}{_NL_TAIL}?"
+            rf"|{_NL_SHARED}{_NL_NUMBER}{_NL_TAIL})"
+        ),
+    ),
+    (
+        "pl",
+        _contains(r"(?:ul\.|ulica|al\.|aleja|pl\.|plac|os\.|osiedle) "),
+        re.compile(
+            # Not a citation's "et al. Nature 2019".
+            rf"(?<![\w-])(?<!et[ ]){_PL_STREET}[ ]{_NAME}(?:[ ](?:{_NAME}|[IVX]+)){{0,3}}"
+            rf"[ ]\d{{1,4}}[A-Za-z]?(?:/\d{{1,4}}[A-Za-z]?)?{_PL_TAIL}?"
+        ),
+    ),
+    (
+        "pt",
+        _contains(rf"(?:{_PT_STREET.lower()}) "),
+        re.compile(
+            rf"(?<![\w-]){_PT_STREET}[ ](?:{_PT_OF})?{_NAME}(?:[ ](?:{_PT_OF})?{_NAME}){{0,3}}"
+            r",?[ ](?:\d{1,4}[A-Za-z]?|S/N)(?:,?[ ]\d{1,2}º?[ ]?(?:Esq\.?|Dto\.?|Esquerdo|Direito))?"
+            rf"{_PT_TAIL}?"
         ),
     ),
     (

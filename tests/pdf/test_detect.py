@@ -419,6 +419,20 @@ def test_nhs_number_after_its_cue_is_checked_by_mod_11() -> None:
         "Calle Mayor 10, 3º B, 28013 Madrid",
         "Calle de Alcalá 48, 3º izq., 28014 Madrid",
         "Calle Mayor 5, 2º dcha., 28013 Madrid",
+        # Italy, the Netherlands, Poland, Portugal, Ireland, Canada, Australia
+        "Via Giuseppe Verdi, 12, 20121 Milano (MI)",
+        "Piazza Ruggiero, 26, 20157, Vialba (MI)",
+        "Keizersgracht 123, 1015 CJ Amsterdam",
+        "Burgemeester de Vlugtlaan 125, 1063 BJ Amsterdam",
+        "Jolieboulevard 10, 4728 CG, Harskamp",
+        "ul. Brzozowa 10/03, 31-615 Bydgoszcz",
+        "al. Jana III Sobieskiego 93/28, 61-645 Turek",
+        "Rua das Flores, 37, 4050-265 Porto",
+        "Alameda de São Miguel, 46, 7494-032 Amora",
+        "12 Main Street, Ballina, Co. Mayo, F26 X2Y3",
+        "81 Cahir Street, Y39 9YTY",
+        "290 Bremner Blvd, Toronto, ON M5V 3L9",
+        "Unit 4, 22 Ocean Parade, Coogee NSW 2034",
         # in capitals, as police and court records write them
         "4821 N KEDZIE AVE APT 3B, CHICAGO, IL 60625",
         "2210 W. 18TH ST",
@@ -429,8 +443,17 @@ def test_street_address_is_marked_whole(address: str) -> None:
     assert found_values([f"The complainant lives at {address} since May."], "address") == [address]
 
 
-def test_number_and_capitalised_words_without_a_street_type_are_no_address() -> None:
-    assert "address" not in categories_found(["Chapter 12 Annual Report Summary follows"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Chapter 12 Annual Report Summary follows",
+        "as Jones et al. Nature 2019 showed",
+        "sent via Royal Mail 2 days ago",
+        "the Park 3 car park was closed",
+    ],
+)
+def test_number_and_capitalised_words_without_a_street_type_are_no_address(line: str) -> None:
+    assert "address" not in categories_found([line])
 
 
 def test_ein_after_cue_is_marked_with_higher_confidence_than_prefix_only() -> None:
