@@ -140,9 +140,16 @@ class Finder:
             # Phones the project's detectors have not read; in full mode the analyzer
             # read the flowing text already, and only a number it ran into the next
             # table cell is left to read.
-            claimed = [(f.start, f.end) for f in found]  # read already, phones too
+            claimed = [(f.start, f.end) for f in found if f.category != PHONE]
+            read = [(f.start, f.end) for f in found if f.category == PHONE]
             found.extend(
-                nlp.phones(text, self.policy.phone_regions, claimed, lines_apart_only=analyzed)
+                nlp.phones(
+                    text,
+                    self.policy.phone_regions,
+                    claimed,
+                    read=read,
+                    lines_apart_only=analyzed,
+                )
             )
         if PHONE in self.floors:
             # A number already read as a phone after its label wins over the weak

@@ -206,11 +206,13 @@ def phones(
     regions: tuple[str, ...],
     claimed: Sequence[tuple[int, int]] = (),
     *,
+    read: Sequence[tuple[int, int]] = (),
     lines_apart_only: bool = False,
 ) -> list[Found]:
     """Phone numbers as written in `regions` (no language model needed), outside the
-    `claimed` spans that other detectors already read (an SSN, a card, a North American
-    number). Line breaks read as spaces, so a number wrapped onto the next line is one
+    `claimed` spans that other detectors already read (an SSN, a card) and not within a
+    phone `read` already (a North American number; one that reaches past it is read
+    again: "+49 (0)171 1234567" over a label's "171 1234567"). Line breaks read as spaces, so a number wrapped onto the next line is one
     number; where that runs a number into the next table cell ("05 59 96 09 02" and "13
     December 2021"), the lines it spans are read apart too. `lines_apart_only` reads
     only those, for a caller whose analyzer read the flowing text already."""
@@ -221,7 +223,9 @@ def phones(
     found = []
     for candidate in _PHONE_CANDIDATE.finditer(flowing):
         start, end = candidate.span()
-        if any(a < end and start < b for a, b in claimed):
+        if any(a < end and start < b for a, b in claimed) or any(
+            a <= start and end <= b for a, b in read
+        ):
             continue
         pieces = _pieces(text, flowing, start, end)
         if lines_apart_only:

@@ -185,6 +185,8 @@ def test_text_with_at_sign_that_is_no_address_is_not_marked(line: str) -> None:
         "001-238-883-6859x57489",
         "(565)408-8995x790",
         "(045) 408-8995",
+        # The label's ten digits "171 1234567" are part of the whole number.
+        "+49 (0)171 1234567",
     ],
 )
 def test_phone_number_is_marked(value: str) -> None:
