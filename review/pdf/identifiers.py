@@ -37,19 +37,51 @@ ID_CATEGORIES: tuple[str, ...] = (
     MEDICARE_NUMBER,
 )
 
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+# Month names and abbreviations of the languages the policies' jurisdictions write in
+# (English, German, French, Spanish, Italian, Dutch, Portuguese), by number.
+_MONTH_NAMES = {
+    name: number
+    for number, names in enumerate(
+        (
+            "january jan januar janvier enero gennaio januari janeiro",
+            "february feb februar février fevrier febrero febbraio februari fevereiro",
+            "march mar märz maerz mars marzo maart março marco",
+            "april apr avril abril aprile",
+            "may mai mayo maggio mei maio",
+            "june jun juni juin junio giugno junho",
+            "july jul juli juillet julio luglio julho",
+            "august aug août aout agosto augustus",
+            "september sep sept septembre septiembre setiembre settembre setembro",
+            "october oct oktober octobre octubre ottobre outubro",
+            "november nov novembre noviembre novembro",
+            "december dec dezember décembre decembre diciembre dicembre dezembro",
+        ),
+        1,
+    )
+    for name in names.split()
+}
+_MONTHS = "(?:" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + ")"
 _DOB_CUE = re.compile(
-    r"(?=[dDbB])\b(?:DOB|D\.O\.B\.?|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)", re.I
+    # The lookahead on the cues' first letters lets re skip ahead (\b alone is tried at
+    # every position).
+    r"(?=[bdfgnBDFGN])\b(?:DOB|D\.O\.B\.?|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?"
+    r"|geburtsdatum|geb\.|geboren(?:\s+am)?|date\s+de\s+naissance|née?\s+le"
+    r"|fecha\s+de\s+nacimiento|f\.\s*nac\.|nacid[oa]\s+el|data\s+di\s+nascita|nat[oa]\s+il"
+    r"|geboortedatum|geboren\s+op|data\s+de\s+nascimento|nascid[oa]\s+em)",
+    re.I,
 )
+# Any of the cues' words, to settle most pages with one case-insensitive substring test.
+_DOB_WORD = re.compile(r"dob|d\.o\.b|birth|born|geb|naiss|née?\s|nac|nasc|nat[oa]\s|geboor")
+# A day before the month may carry its ordinal or its full stop ("3rd", "1er", "3."), and
+# Spanish and Portuguese join the parts with "de" ("3 de marzo de 1984").
 _DATE = re.compile(
     rf"(?<![\w/.-])(?:(\d{{1,2}})[/.-](\d{{1,2}})[/.-](\d{{4}}|\d{{2}})"
     rf"|(\d{{4}})-(\d{{1,2}})-(\d{{1,2}})"
     rf"|({_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
-    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTHS})\.?,?\s+(\d{{4}}))(?![\w/-])",
+    rf"|(\d{{1,2}})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?({_MONTHS})\.?,?\s+(?:de\s+)?(\d{{4}}))"
+    r"(?![\w/-])",
     re.I,
 )
-_MONTH_NUMBER = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
 
 
 def _real_date(year: int, month: int, day: int) -> bool:
@@ -69,14 +101,13 @@ def _date_valid(m: re.Match[str]) -> bool:
     if g[3]:
         return _real_date(int(g[3]), int(g[4]), int(g[5]))
     if g[6]:
-        return _real_date(int(g[8]), _MONTH_NUMBER.get(g[6][:3].lower(), 0), int(g[7]))
-    return _real_date(int(g[11]), _MONTH_NUMBER.get(g[10][:3].lower(), 0), int(g[9]))
+        return _real_date(int(g[8]), _MONTH_NAMES.get(g[6].lower(), 0), int(g[7]))
+    return _real_date(int(g[11]), _MONTH_NAMES.get(g[10].lower(), 0), int(g[9]))
 
 
 def find_dates_of_birth(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each real date shortly after a birth cue."""
-    lowered = text.lower()
-    if not any(k in lowered for k in ("dob", "d.o.b", "birth", "born")):
+    if _DOB_WORD.search(text.lower()) is None:
         return  # cheap substring test spares a case-insensitive pass on most pages
     for cue in _DOB_CUE.finditer(text):
         m = _DATE.search(text, cue.end(), cue.end() + 40)

@@ -475,6 +475,14 @@ def test_ein_shaped_number_with_unissued_prefix_and_no_cue_is_not_marked() -> No
         ("Date of birth 1985-03-14", "1985-03-14"),
         ("She was born on March 14, 1985 in Ohio", "March 14, 1985"),
         ("Birth date 14 March 1985", "14 March 1985"),
+        # as German, French, Spanish, Italian, Dutch and Portuguese records write it
+        ("Geburtsdatum: 14. März 1985", "14. März 1985"),
+        ("geb. 14.03.1985 in Köln", "14.03.1985"),
+        ("née le 1er mars 1985 à Lyon", "1er mars 1985"),
+        ("Fecha de nacimiento: 14 de marzo de 1985", "14 de marzo de 1985"),
+        ("nato il 14 marzo 1985 a Roma", "14 marzo 1985"),
+        ("geboren op 14 maart 1985", "14 maart 1985"),
+        ("data de nascimento: 14 de março de 1985", "14 de março de 1985"),
     ],
 )
 def test_date_after_birth_cue_is_marked(line: str, value: str) -> None:
@@ -487,6 +495,7 @@ def test_date_after_birth_cue_is_marked(line: str, value: str) -> None:
         "Hearing on 03/14/1985 was adjourned",  # no cue
         "DOB: 13/32/1985",  # not a date
         "DOB unknown; the file was opened long after, on 03/14/1985",  # date too far away
+        "The nature of the hearing on 14 May 2020 was national",  # no cue, cue-like words
     ],
 )
 def test_date_without_nearby_birth_cue_is_not_marked(line: str) -> None:
