@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from review.pdf.addresses import find_addresses
+from review.pdf.emails import find_emails
 
 # The labelled values are part of the category registry: callers import them from here.
 from review.pdf.identifiers import DOB as DOB
@@ -114,38 +115,9 @@ def _ssn_valid(digits: str) -> bool:
     return digits not in _SSN_KNOWN_FAKES
 
 
-# A line break may follow ". _ % + -" in the local part, sit next to "@", follow a
-# "." or "-" in the domain: the places where typesetters break an address.
-_EMAIL = re.compile(
-    r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?"
-    # A line break after a dot continues the domain only into a lower-case label: "gov."
-    # at a line end followed by "Please" ends the address.
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.(?:\n(?=[a-z0-9]))?)+[A-Za-z]{2,24}(?![\w-])"
-)
-_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
-
-
 def _find_email(text: str) -> Iterator[Hit]:
-    # Anchored at each "@" and walked back to the local part's start: a full-text
-    # regex pass would retry the local part at every letter of the page.
-    at = text.find("@")
-    resume = 0
-    while at != -1:
-        start = at
-        if start > 0 and text[start - 1] == "\n":
-            start -= 1
-        while start > resume and (
-            text[start - 1] in _LOCAL_CHARS
-            or (text[start - 1] == "\n" and start > 1 and text[start - 2] in "._%+-")
-        ):
-            start -= 1
-        while start < at and not text[start].isalnum():
-            start += 1
-        m = _EMAIL.match(text, start)
-        if m is not None:
-            resume = m.end()
-            yield Hit(EMAIL, m.start(), m.end(), 0.95, "regex.email", "".join(m[0].split()).lower())
-        at = text.find("@", max(at + 1, resume))
+    for start, end, confidence, detector, address in find_emails(text):
+        yield Hit(EMAIL, start, end, confidence, detector, address)
 
 
 PHONE_CUE = re.compile(

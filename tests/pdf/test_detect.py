@@ -156,7 +156,17 @@ def test_glued_ssn_box_covers_the_number_not_the_label() -> None:
     assert box_text(doc, mark).strip() == "123-45-6789"
 
 
-@pytest.mark.parametrize("value", ["jane.doe@example.com", "neil+filing@mail.example.co.uk"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "jane.doe@example.com",
+        "neil+filing@mail.example.co.uk",
+        # written out against harvesters
+        "jane.doe [at] example [dot] com",
+        "jane.doe(at)example.org",
+        "jane dot doe at example dot org",
+    ],
+)
 def test_email_is_marked(value: str) -> None:
     assert value in found_values([f"Write to {value} today."], "email")
 
@@ -167,7 +177,17 @@ def test_email_at_a_line_end_stops_at_its_last_character() -> None:
     assert found_values_in(pdf, "email") == ["records@springfield-housing.gov."]
 
 
-@pytest.mark.parametrize("line", ["Meet @ noon", "handle @example", "file name.txt@2x", "a@b"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Meet @ noon",
+        "handle @example",
+        "file name.txt@2x",
+        "a@b",
+        "Look at www.example.org for the form",
+        "meet at 5 (at the latest)",
+    ],
+)
 def test_text_with_at_sign_that_is_no_address_is_not_marked(line: str) -> None:
     assert "email" not in categories_found([line])
 
