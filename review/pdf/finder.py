@@ -15,9 +15,10 @@ from phonenumbers import Leniency
 from review.pdf import nlp, truecase
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
-from review.pdf.name_span import name_span
+from review.pdf.name_span import name_in_reading
 from review.pdf.name_words import CAPITAL, NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
 from review.pdf.names import SIGNED_NAME
+from review.pdf.pagetext import unquoted
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
@@ -103,6 +104,7 @@ class Finder:
                     yield h.category, h.start, h.end, h.confidence, h.detector, h
 
     def hits(self, text: str) -> list[Hit]:
+        text = unquoted(text)
         # Line breaks read as spaces (same offsets): a value wrapped onto the next line
         # is still one value to the phone matcher and the language model.
         flowing = text.replace("\n", " ")
@@ -278,7 +280,7 @@ class Finder:
         if found.category == PERSON:
             # The model runs a name into the lines and cells around it ("Valerie
             # Ramirez\nCase Officer", "Email\nJean-Luc Moreau", "Roberto DOB").
-            span = _name_in(text, recased, start, end)
+            span = name_in_reading(text, recased, start, end)
             if span is None:
                 return None
             start, end = span
@@ -295,16 +297,6 @@ class Finder:
         # organisation never outweighs a validated pattern lying inside it.
         score = found.score if found.category == PERSON else min(found.score, 0.6)
         return Hit(found.category, start, end, round(score, 4), detector, squash(value))
-
-
-def _name_in(text: str, recased: str, start: int, end: int) -> tuple[int, int] | None:
-    """The name in the model's person reading `text[start:end]`: cut in the text as the
-    model read it, or as written where that holds more of it (the surname in capitals
-    before the given name the model read: "JOHNSON, MARCUS T")."""
-    spans = [name_span(recased, start, end)]
-    if recased is not text:
-        spans.append(name_span(text, start, end))
-    return max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
 
 
 # A name known only by its place above a phone or e-mail: weaker than the model's reading.

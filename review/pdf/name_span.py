@@ -136,3 +136,13 @@ def _with_particles(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _opens_line(text: str, start: int) -> bool:
     return not text[text.rfind("\n", 0, start) + 1 : start].strip()
+
+
+def name_in_reading(text: str, recased: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name in the model's person reading `text[start:end]`: cut in the text as the
+    model read it, or as written where that holds more of it (the surname in capitals
+    before the given name the model read: "JOHNSON, MARCUS T")."""
+    spans = [name_span(recased, start, end)]
+    if recased is not text:
+        spans.append(name_span(text, start, end))
+    return max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)

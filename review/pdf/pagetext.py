@@ -138,3 +138,14 @@ class Found:
     text_hash: str
     reason: str | None = None
     boxes: list[Box] = field(default_factory=list)
+
+
+# The quote marks an e-mail reply opens each line of the earlier message with.
+_QUOTE_MARKS = re.compile(r"(?m)^[ ]*>[> ]*")
+
+
+def unquoted(text: str) -> str:
+    """`text` with its reply quote marks as spaces (same offsets), so the cues that open
+    a line (a greeting, a signature, a record's field) find the quoted lines too: "> Hi
+    Siobhán," greets her as "Hi Siobhán," does."""
+    return _QUOTE_MARKS.sub(lambda m: " " * len(m[0]), text) if ">" in text else text
