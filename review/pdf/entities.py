@@ -205,6 +205,12 @@ def _initial_form(e: _Entity) -> str:
     return f"{e.tokens[0][0]}.{e.tokens[-1]}".casefold()
 
 
+def _written(token: str) -> str:
+    """A pattern of one word of a name as a page may write it: a hyphenated name broken
+    at its hyphen onto the next line ("Oyelaran-\nSmith")."""
+    return re.escape(token).replace(r"\-", "-\n?")
+
+
 def _entity_patterns(
     entities: list[_Entity], lone: dict[str, _Entity]
 ) -> list[tuple[_Entity, re.Pattern[str]]]:
@@ -225,7 +231,7 @@ def _entity_patterns(
     patterns = []
     for e in entities:
         gap = r"(?:[ \n]|-\n)"
-        whole = gap.join(re.escape(t) for t in e.tokens)
+        whole = gap.join(_written(t) for t in e.tokens)
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
         if e.category == PERSON and len(e.tokens) == 1:
             # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
@@ -234,12 +240,12 @@ def _entity_patterns(
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
             with_particles = _particle_surname(e)
-            surname = re.escape(e.tokens[-1])
+            surname = _written(e.tokens[-1])
             if with_particles is not None:
-                surname = f"(?:{gap.join(map(re.escape, with_particles.split()))}|{surname})"
+                surname = f"(?:{gap.join(map(_written, with_particles.split()))}|{surname})"
             if len(families[_bare(e.tokens[-1])]) == 1:  # "Ms. Patel" of two is the family's
                 forms.append(rf"{_START}(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
-            given = re.escape(e.tokens[0])
+            given = _written(e.tokens[0])
             forms.append(rf"{_START}({surname},{gap}{given}){_END}")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])

@@ -1063,3 +1063,13 @@ def test_the_pipeline_is_loaded_once_per_process() -> None:
 
     assert nlp.engine(nlp.DEFAULT_PIPELINE) is first
     assert nlp.engine.cache_info().currsize == 1
+
+
+def test_a_hyphenated_name_broken_at_its_hyphen_onto_the_next_line_is_proposed_there_too() -> None:
+    """Before: "Oyelaran-\nSmith" matched no written form of "Oyelaran-Smith" and
+    stayed visible."""
+    pdf = simple_pdf(["Mr Oyelaran-Smith attended. Later Oyelaran-", "Smith left early."])
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert ["Oyelaran-", "Oyelaran-Smith", "Smith"] in [sorted(t) for t in groups.values()]
