@@ -14,7 +14,7 @@ from phonenumbers import Leniency
 
 from review.pdf import nlp, truecase
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
+from review.pdf.given_name_led import GIVEN_NAME_CONFIDENCE, given_name_alone
 from review.pdf.name_span import name_in_reading
 from review.pdf.name_words import CAPITAL, NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
 from review.pdf.names import SIGNED_NAME
@@ -287,7 +287,7 @@ class Finder:
             value = text[start:end]
         if not any(c.isalpha() for c in value):
             return None  # the small model calls a date or a number a place now and then
-        if found.category in (LOCATION, ORGANIZATION) and _given_name_alone(
+        if found.category in (LOCATION, ORGANIZATION) and given_name_alone(
             recased, start, end, found.category
         ):
             detector = f"spacy.{found.category}>given_name"
@@ -301,51 +301,6 @@ class Finder:
 
 # A name known only by its place above a phone or e-mail: weaker than the model's reading.
 CONTACT_NAME_CONFIDENCE = 0.7
-# A given name alone the model read as an organisation or a place.
-GIVEN_NAME_CONFIDENCE = 0.7
-# Before a place, not a person ("moved to Sydney", "born in Florence").
-_PLACE_BEFORE = re.compile(
-    r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
-)
-
-
-# The words listed with a word: after it ("Fleming, Armstrong and Flores"), and before
-# it joined by "and" ("Armstrong and Flores"; not "Yesterday, Siobhan called").
-_NEXT_LISTED = re.compile(rf"(?:,\s(?:(?:and|&)\s)?|\s(?:and|&)\s)({NAME_WORD})")
-_LISTED_BEFORE = re.compile(rf"({NAME_WORD}),?\s(?:and|&)\s\Z")
-
-
-def _given_name_alone(text: str, start: int, end: int, category: str) -> bool:
-    """Whether the model's organisation or place `text[start:end]` is a given name
-    alone ("I spoke to Siobhan", "Aleksandra checked the log"): one capitalised word of
-    three letters or more, a given name and no everyday word, as is every word listed
-    with it (a firm is named "Fleming, Armstrong and Flores"), and no place after a word
-    that leads to one."""
-    if category == LOCATION and _PLACE_BEFORE.search(text, max(0, start - 12), start):
-        return False
-    words = [text[start:end]]
-    position = end
-    while (listed := _NEXT_LISTED.match(text, position)) is not None:
-        words.append(listed[1])
-        position = listed.end()
-    position = start
-    while (listed := _LISTED_BEFORE.search(text, max(0, position - 60), position)) is not None:
-        words.append(listed[1])
-        position = listed.start()
-    return all(_given_name(word) for word in words)
-
-
-def _given_name(word: str) -> bool:
-    return (
-        word.isalpha()
-        and word[0].isupper()
-        and not word.isupper()
-        and len(word) >= 3
-        and word.casefold() in given_names()
-        and word.casefold() not in WORD_GIVEN_NAMES
-    )
-
-
 # A line holding a name and nothing else.
 _NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*")
 

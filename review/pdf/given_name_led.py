@@ -1,7 +1,9 @@
-"""Names known by their given name alone (Django-free): a given name followed by
-capitalised words, in a sentence where the language model reads no one ("complaint
-about Beate Ehlert", "Request for Ibrahim Scheel file"). The weakest of the name cues
-`names` runs: no title, role or field tells it, only the list of given names.
+"""Names known by their given name (Django-free), the weakest of the name cues `names`
+runs: no title, role or field tells them, only the list of given names. A given name
+followed by capitalised words, in a sentence where the language model reads no one
+("complaint about Beate Ehlert", "Request for Ibrahim Scheel file"); a given name alone
+("She said Isabelle had phoned"), as the model's place or organisation ("I spoke to
+Siobhan") or read by no one.
 """
 
 from __future__ import annotations
@@ -9,13 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from review.pdf.addresses import is_street_type
 from review.pdf.given_names import WORD_GIVEN_NAMES, everyday_words, given_names
 from review.pdf.name_words import (
+    CAPITAL,
     COMPANY_AFTER,
     LEGAL_FORM_AFTER,
     NAME_WORD,
     NEXT_NAME_WORD,
+    RANK_WORDS,
     bare_word,
     plausible_name,
     trimmed,
@@ -23,6 +29,51 @@ from review.pdf.name_words import (
 
 # Weaker than the model's reading of a person.
 GIVEN_NAME_LED_CONFIDENCE = 0.7
+# A given name alone the model read as an organisation or a place.
+GIVEN_NAME_CONFIDENCE = 0.7
+# Before a place, not a person ("moved to Sydney", "born in Florence").
+_PLACE_BEFORE = re.compile(
+    r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
+)
+
+
+# The words listed with a word: after it ("Fleming, Armstrong and Flores"), and before
+# it joined by "and" ("Armstrong and Flores"; not "Yesterday, Siobhan called").
+_AND = r"(?:and|&|et|und|y|e)"  # "Paris et Fils", "Hijos y Ruiz"
+_NEXT_LISTED = re.compile(rf"(?:,\s(?:{_AND}\s)?|\s{_AND}\s)({NAME_WORD})")
+_LISTED_BEFORE = re.compile(rf"({NAME_WORD}),?\s{_AND}\s\Z")
+
+
+def given_name_alone(text: str, start: int, end: int, category: str) -> bool:
+    """Whether `text[start:end]`, the model's organisation or place (`category`) or a
+    word no one read, is a given name alone ("I spoke to Siobhan", "Aleksandra checked the log"): one capitalised word of
+    three letters or more, a given name and no everyday word, as is every word listed
+    with it (a firm is named "Fleming, Armstrong and Flores"), and no place after a word
+    that leads to one."""
+    if category == "location" and _PLACE_BEFORE.search(text, max(0, start - 12), start):
+        return False
+    words = [text[start:end]]
+    position = end
+    while (listed := _NEXT_LISTED.match(text, position)) is not None:
+        words.append(listed[1])
+        position = listed.end()
+    position = start
+    while (listed := _LISTED_BEFORE.search(text, max(0, position - 60), position)) is not None:
+        words.append(listed[1])
+        position = listed.start()
+    return all(_given_name(word) for word in words)
+
+
+def _given_name(word: str) -> bool:
+    return (
+        word.isalpha()
+        and word[0].isupper()
+        and not word.isupper()
+        and len(word) >= 3
+        and word.casefold() in given_names()
+        and word.casefold() not in WORD_GIVEN_NAMES
+    )
+
 
 # A name in a plain sentence the model may not read ("complaint about Beate Ehlert",
 # "Request for Ibrahim Scheel file"): a given name, then one or two capitalised words,
@@ -36,6 +87,45 @@ _PLACE_WORDS = frozenset(
     "museum library stadium bridge square institute clinic gallery theatre theater "
     "prize award fund group tech line".split()
 )
+
+
+# A given name alone that no one read: weaker still.
+LONE_GIVEN_NAME_CONFIDENCE = 0.6
+_CAPITALISED = re.compile(rf"(?<![\w'’.-])[{CAPITAL}][^\W\d_]{{2,}}(?![\w-])")
+_CAPITALISED_NEXT = re.compile(rf"[ ]+[{CAPITAL}]")
+_WORD_BEFORE = re.compile(r"(?:^|(?<=\n)|([.!?:][ ]+))?(\w+)[ ]+\Z")
+
+
+def lone_given_names(text: str) -> Iterator[tuple[int, int]]:
+    """Each given name written alone in a sentence ("She said Isabelle had phoned",
+    "signed by Helene yesterday", "Then Lara left") as `given_name_alone` judges it,
+    not run into another capitalised word: "Victoria Road" and "Lake Victoria" are no
+    one's, though a sentence's first word may precede it ("Apparently Theresa was")."""
+    for m in _CAPITALISED.finditer(text):
+        start, end = m.span()
+        word = m[0].casefold()
+        if (
+            word in everyday_words()
+            or word in STOP_WORDS
+            or word in RANK_WORDS  # "Maj. Dana Ruiz"
+            or _CAPITALISED_NEXT.match(text, end)
+            or _after_a_capitalised_word(text, start)
+        ):
+            continue
+        if given_name_alone(text, start, end, "location"):
+            yield start, end
+
+
+def _after_a_capitalised_word(text: str, start: int) -> bool:
+    """Whether the word before `start` is capitalised, other than a sentence's first
+    word that is an everyday one ("Then", "Apparently")."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before is None or not before[2][0].isupper():
+        return False
+    opens = before.start(2) == 0 or text[before.start(2) - 1] == "\n" or before[1] is not None
+    folded = before[2].casefold()
+    everyday = folded in STOP_WORDS or folded in everyday_words() or folded.endswith("ly")
+    return not (opens and everyday)
 
 
 def given_name_led(text: str) -> Iterator[tuple[int, int]]:

@@ -43,6 +43,10 @@ TITLES = (
     r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
 )
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
+# Ranks a military signature opens with ("V/R,\nMaj. Dana Ruiz").
+MILITARY_RANKS = r"Maj|Col|LtCol|Gen|Adm|Cmdr|Cdr|Cpt|Pvt|Ens|SSgt|MSgt|CPO|PO"
+# Every title and rank, case folded: a word of a name's, never the name.
+RANK_WORDS = TITLE_WORDS | frozenset(MILITARY_RANKS.casefold().split("|"))
 OFFICER_RANKS = (
     r"Officer|Detective|Sergeant|Constable|Deputy|Trooper|Inspector|(?:Special[ ])?Agent|"
     r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"

@@ -10,7 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from review.pdf.given_name_led import GIVEN_NAME_LED_CONFIDENCE, given_name_led
+from review.pdf.given_name_led import (
+    GIVEN_NAME_LED_CONFIDENCE,
+    LONE_GIVEN_NAME_CONFIDENCE,
+    given_name_led,
+    lone_given_names,
+)
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import (
     CAPITAL,
@@ -18,6 +23,7 @@ from review.pdf.name_words import (
     EDGE_WORDS,
     INITIAL,
     LEGAL_FORM_AFTER,
+    MILITARY_RANKS,
     NAME_WORD,
     NEXT_NAME_WORD,
     OFFICER_RANKS,
@@ -56,8 +62,6 @@ _SIGNED_NAME = re.compile(
     r"Analyst|Assistant|Caseworker|Investigator|Controller|Counsel)\b)"
 )
 
-# Ranks a military signature opens with ("V/R,\nMaj. Dana Ruiz").
-_MILITARY_RANKS = r"Maj|Col|LtCol|Gen|Adm|Cmdr|Cdr|Cpt|Pvt|Ens|SSgt|MSgt|CPO|PO"
 # A signature under the valediction, on a line of its own ("Yours sincerely,\nGuy Fleury";
 # "Kind regards\nGwen", "Thanks,\nPriya": colleagues sign with the given name alone).
 _VALEDICTED_NAME = re.compile(
@@ -65,7 +69,7 @@ _VALEDICTED_NAME = re.compile(
     r"warm regards|regards|best wishes|all the best|best|(?:many )?thanks|thank you|cheers|"
     r"take care|respectfully|very respectfully|v/r|cordially|mit freundlichen grüßen|"
     r"cordialement|atentamente|signed|signature)[,:!]?[ ]*\n[ ]*"
-    rf"(?:(?:{TITLES}|{_MILITARY_RANKS})\.?[ ])?({NAME_WORD}(?: {NEXT_NAME_WORD}){{0,3}})[ ,]*(?=\n|$)"
+    rf"(?:(?:{TITLES}|{MILITARY_RANKS})\.?[ ])?({NAME_WORD}(?: {NEXT_NAME_WORD}){{0,3}})[ ,]*(?=\n|$)"
 )
 # The person a letter or an e-mail greets or thanks, opening its line or sentence ("Dear
 # Eilidh,", "Hi Priya,", "Thanks Marek."), given name alone or whole; not after a title
@@ -423,6 +427,8 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
             yield m.start(1), m.end(1), 0.85, "cue.record_of"
     for start, end in given_name_led(text):
         yield start, end, GIVEN_NAME_LED_CONFIDENCE, "cue.given_name_led"
+    for start, end in lone_given_names(text):
+        yield start, end, LONE_GIVEN_NAME_CONFIDENCE, "cue.given_name_alone"
     for m in _RANKED_SURNAME.finditer(text):
         word = bare_word(m[1])
         if plausible_name(m[1]) and word not in EDGE_WORDS | _NOT_AFTER_RANK:

@@ -79,3 +79,33 @@ def test_names_opening_with_capitals_outside_latin_1_are_proposed_in_every_form(
     assert ["Janina Łukowicz", "Łukowicz"] in [sorted(texts) for texts in groups.values()]
     people = {text for texts in groups.values() for text in texts}
     assert {"Šimek", "Ștefan Ionescu"} <= people
+
+
+def test_a_given_name_alone_that_no_one_read_is_proposed_weakly() -> None:
+    """Before: the model read nothing in any of these sentences."""
+    pdf = simple_pdf(
+        [
+            "She said Isabelle had phoned twice.",
+            "Then Jolanthe left the meeting.",
+            "The form was signed by Witold yesterday.",
+        ]
+    )
+
+    result = detect(pdf, full())
+
+    groups = texts_by_group(pdf, result, "person")
+    assert {"Isabelle", "Jolanthe", "Witold"} <= {t for texts in groups.values() for t in texts}
+    assert {m.confidence for m in result.marks if m.category == "person"} == {0.6}
+
+
+def test_a_given_name_in_a_place_or_a_firm_is_not_proposed_alone() -> None:
+    pdf = simple_pdf(
+        [
+            "Charlotte Street is closed; Lake Victoria flooded.",
+            "Employer: Paris et Fils, EIN 66-5792910",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert not {"Charlotte", "Victoria", "Paris"} & set(people)
