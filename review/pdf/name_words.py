@@ -22,7 +22,9 @@ _NOT_NAME_WORDS = frozenset(
     "centre center plan group board committee division bureau agency staff all kg ag sarl "
     "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
     "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
-    "statement form report summary details notice letter interview madam".split()
+    "statement form report summary details notice letter interview madam corporation "
+    "incorporated limited holdings industries enterprises associates partners "
+    "international insurance bank trust foundation university hospital school".split()
 )
 
 

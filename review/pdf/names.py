@@ -271,11 +271,12 @@ _NOT_PERSON_QUALIFIERS = frozenset(
 )
 
 
-# The parties named in a court filing's caption, above their part ("JOHN DOE and MARIA
-# ELENA RUIZ,\n Plaintiffs,"), in the capitals the small model does not read as names.
+# The parties named in a court filing's caption, above their part or before it on their
+# line ("JOHN DOE and MARIA ELENA RUIZ,\n Plaintiffs,", "DESHAWN TERRELL MCALLISTER,
+# Defendant."), in the capitals the small model does not read as names.
 _CAPTION_PARTIES = re.compile(
     rf"(?:^|\n)[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}})"
-    rf"(?:,? and ({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}}))?,?[ ]*\n[ ]*"
+    rf"(?:,? and ({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}}))?(?:,?[ ]*\n[ ]*|,[ ]+)"
     r"(?i:plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|"
     r"claimants?|movants?)\b"
 )
@@ -287,6 +288,7 @@ def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
             if (
                 m[group]
                 and plausible_name(m[group])
+                and {w.casefold() for w in m[group].split()}.isdisjoint(_PUBLIC_PARTIES)
                 and not COMPANY_AFTER.match(text, m.end(group))
             ):
                 yield m.span(group)

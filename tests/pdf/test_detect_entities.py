@@ -1073,3 +1073,26 @@ def test_a_hyphenated_name_broken_at_its_hyphen_onto_the_next_line_is_proposed_t
     groups = texts_by_group(pdf, detect(pdf, full()), "person")
 
     assert ["Oyelaran-", "Oyelaran-Smith", "Smith"] in [sorted(t) for t in groups.values()]
+
+
+def test_a_caption_party_before_their_part_on_one_line_is_proposed_and_the_state_is_not() -> None:
+    """Before: only "MCALLISTER" was proposed (as the surname of the judgment's
+    "McAllister"); "DESHAWN TERRELL" stayed visible."""
+    pdf = simple_pdf(
+        [
+            "PEOPLE OF THE STATE OF CALIFORNIA, Plaintiff,",
+            "v.",
+            "DESHAWN TERRELL MCALLISTER, Defendant.",
+            "STATE OF CALIFORNIA, Respondent.",
+            "ACME CORPORATION, Defendant.",
+            "The Court finds that defendant McAllister was present.",
+        ]
+    )
+
+    people = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(people, "DESHAWN TERRELL MCALLISTER")) == [
+        "DESHAWN TERRELL MCALLISTER",
+        "McAllister",
+    ]
+    assert not [t for t in sum(people.values(), []) if {"STATE", "ACME"} & set(t.split())]
