@@ -42,7 +42,7 @@ def plausible_name(value: str) -> bool:
 # Titles and ranks written before a name.
 TITLES = (
     r"Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Lord|Lady|Judge|Officer|Det|Sgt|Capt|"
-    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña"
+    r"Herr|Frau|M|Mme|Mlle|Me|Sr|Sra|Srta|Don|Doña|Dña|Dra|Sig|Dott|Avv|Dhr|Mevr|Pan|Pani"
 )
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 # Ranks a military signature opens with ("V/R,\nMaj. Dana Ruiz").
@@ -64,7 +64,8 @@ EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
     # a greeting's words, before the name the model reads them with
     "dear hi hello thanks estimado estimada sehr geehrte geehrter liebe lieber bonjour "
-    "cher chère hola".split()
+    "cher chère hola geachte beste gentile egregio egregia caro cara prezado prezada "
+    "szanowna szanowny".split()
 )
 
 # A capitalised word of a name: "O'Brien" keeps its apostrophe, "Doe's" loses the "'s".

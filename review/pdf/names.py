@@ -39,17 +39,20 @@ from review.pdf.name_words import (
 SIGNED_NAME = "cue.signed_name"  # a signature: its line whole
 
 _TITLED_NAME = re.compile(
-    r"(?<![\w-])(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta)\.?"
+    r"(?<![\w-])(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Dra|Prof|Herrn?|Frau|Mme|Mlle|Sr|Sra|Srta|Dña|"
+    # Italian, Dutch and Polish titles: "Sig.ra Bianchi", "Dhr. de Vries", "Pani Nowak"
+    r"Sig|Sig\.ra|Sig\.na|Dott|Dott\.ssa|Avv|Dhr|Mevr|Pan|Pani)\.?"
     r"|/s/)[ \n]"  # an electronic signature too: "/s/ Tomasz Wojcik"
     rf"((?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}(?:[ -]{NEXT_NAME_WORD}){{0,2}})"
 )
 # A letter's salutation, which Spanish, German and formal English end with a colon
-# ("Estimada Sra. Ximena Quispe Mamani:", "Dear Dr. Lee:"): that colon is no label's.
+# ("Estimada Sra. Ximena Quispe Mamani:", "Dear Dr. Lee:"): that colon is no label's,
+# though the letter's first words follow it on the line ("Estimada Sra. García: le ...").
 _SALUTATION = re.compile(
     r"[ ]*(?i:dear|estimad[oa]s?|querid[oa]s?|distinguid[oa]s?|sehr[ ]geehrte[rn]?|"
-    r"geehrte[rn]?|liebe[rn]?)[ ]"
+    r"geehrte[rn]?|liebe[rn]?|gentile|egregi[oa]|car[oa]|prezad[oa]|geachte|szanown[ay])[ ]"
 )
-_COLON_ENDS_LINE = re.compile(r":[ ]*(?:\n|\Z)")
+_COLON_AFTER = re.compile(r"[ ]*:")
 # A speaker in a transcript, in capitals after the title ("MS. OKONJO: Objection.").
 _SPEAKER = re.compile(
     rf"(?m)^[ ]*(?:MR|MRS|MS|DR)\.[ ]([{CAPITAL}][{CAPITAL}'’-]+(?:[ ][{CAPITAL}][{CAPITAL}'’-]+)?):"
@@ -371,7 +374,7 @@ def find_names_by_cue(text: str) -> Iterator[tuple[int, int, float, str]]:
     below it, or "a neighbour, Araceli Canet Calvo", as an organisation."""
     for m in _TITLED_NAME.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        salutation = _COLON_ENDS_LINE.match(text, m.end(1)) and _SALUTATION.match(
+        salutation = _COLON_AFTER.match(text, m.end(1)) and _SALUTATION.match(
             text, line_start, m.start()
         )
         # "Dr. Rajesh Iyer  Admitted:" ends at its label; a salutation's colon is none.

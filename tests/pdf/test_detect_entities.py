@@ -1096,3 +1096,19 @@ def test_a_caption_party_before_their_part_on_one_line_is_proposed_and_the_state
         "McAllister",
     ]
     assert not [t for t in sum(people.values(), []) if {"STATE", "ACME"} & set(t.split())]
+
+
+def test_names_after_italian_dutch_and_polish_titles_and_a_salutations_colon_are_proposed() -> None:
+    """Before: none of these was proposed; "García:" read as a field's label."""
+    pdf = simple_pdf(
+        [
+            "Estimada Sra. García: le informamos que la solicitud fue aceptada.",
+            "Gentile Sig.ra Bianchi, la informiamo che il ricorso è stato accolto.",
+            "Geachte Dhr. de Vries, hierbij ontvangt u het besluit.",
+            "Szanowna Pani Nowak, w odpowiedzi na wniosek przesyłamy decyzję.",
+        ]
+    )
+
+    people = {text.strip(":") for text in people_in(pdf)}
+
+    assert {"García", "Bianchi", "Dhr. de Vries", "Pani Nowak"} <= people
