@@ -69,7 +69,7 @@ def _entities(
     pages = {index: page_text for index, page_text, _ in texts}
     seen: dict[tuple[str, str], _Entity] = {}
     raw = [
-        (f.hit.category, pages[f.page].text[f.hit.start : f.hit.end])
+        (f.hit.category, _unbroken(pages[f.page].text[f.hit.start : f.hit.end]))
         for f in found
         if f.hit.category in NER_CATEGORIES and f.source in (SOURCE_TEXT, SOURCE_OCR)
     ]
@@ -207,8 +207,20 @@ def _initial_form(e: _Entity) -> str:
 
 def _written(token: str) -> str:
     """A pattern of one word of a name as a page may write it: a hyphenated name broken
-    at its hyphen onto the next line ("Oyelaran-\nSmith")."""
-    return re.escape(token).replace(r"\-", "-\n?")
+    at its hyphen onto the next line ("Oyelaran-\nSmith"), any name broken between two
+    letters with a soft hyphen ("Wojcie-\nchowska")."""
+    return _SOFT_BREAK.join(map(re.escape, token)).replace(r"\-", "-\n?")
+
+
+_SOFT_BREAK = "(?:-\n)?"
+# A line broken inside a word with a hyphen: the next line goes on in lower case.
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-\n(?=(\w))")
+
+
+def _unbroken(text: str) -> str:
+    """`text` with the words a line broke with a soft hyphen joined: "Wojcie-\nchowska"
+    is "Wojciechowska", "Oyelaran-\nSmith" stays."""
+    return _BROKEN_WORD.sub(lambda m: "" if m[1].islower() else m[0], text)
 
 
 def _entity_patterns(
@@ -306,9 +318,9 @@ def every_occurrence(
                     for f in by_page.get(index, ())
                     if f.hit.category == entity.category and f.hit.start < end and start < f.hit.end
                 ]
-                if known:
-                    for f in known:
-                        groups.setdefault(id(f), group_here)
+                for f in known:
+                    groups.setdefault(id(f), group_here)
+                if _covered(start, end, known, page_text.text):
                     continue
                 rects = page_text.boxes(start, end)
                 if not rects:
@@ -320,6 +332,17 @@ def every_occurrence(
                 groups[id(f)] = group_here
                 added.append(f)
     return entities, added, groups
+
+
+def _covered(start: int, end: int, finds: list[Found], text: str) -> bool:
+    """Whether the letters of `text[start:end]` all lie in `finds`: a find that holds
+    only part of a name ("Aleksandra Wojcie-" of a name the line broke) leaves the rest
+    to propose."""
+    return all(
+        any(f.hit.start <= i < f.hit.end for f in finds)
+        for i in range(start, end)
+        if text[i].isalnum()
+    )
 
 
 _WORD_BEFORE = re.compile(rf"({NAME_WORD})(?:[ \n]|-\n)\Z")

@@ -1112,3 +1112,22 @@ def test_names_after_italian_dutch_and_polish_titles_and_a_salutations_colon_are
     people = {text.strip(":") for text in people_in(pdf)}
 
     assert {"García", "Bianchi", "Dhr. de Vries", "Pani Nowak"} <= people
+
+
+def test_a_name_broken_with_a_soft_hyphen_is_proposed_whole_in_the_persons_group() -> None:
+    """Before: "Wojcie-\nchowska" matched no written form of "Aleksandra Wojciechowska":
+    "chowska" was proposed only as a place of its own, and after the cue's reading of
+    "Aleksandra Wojcie-" nothing of the rest."""
+    pdf = simple_pdf(
+        [
+            "Ms Aleksandra Wojciechowska complained. Later, the tenant Aleksandra Wojcie-",
+            "chowska wrote again, and Wojcie-",
+            "chowska said the boiler is broken.",
+        ]
+    )
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    hers = group_of(groups, "Aleksandra Wojciechowska")
+    assert hers.count("chowska") == 2
+    assert "Wojcie-" in hers
