@@ -32,10 +32,11 @@ from review.pdf.columns import NAME_COLUMN_CONFIDENCE, column_names
 # The policy is part of detection's interface: callers build one, admins check settings.
 from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
 from review.pdf.detection_policy import detection_settings_errors as detection_settings_errors
-from review.pdf.entities import every_occurrence, every_occurrence_of_cued_numbers
+from review.pdf.entities import every_occurrence
 from review.pdf.finder import Finder
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, layers_on, page_hidden
+from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
 from review.pdf.ocr import OcrCache, OcrDeferred, PageReader, ocr_available, tessdata_dir
 from review.pdf.pagetext import (
     SOURCE_ANNOTATION,

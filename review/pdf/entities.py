@@ -4,10 +4,8 @@ proposed wherever it is written, in the forms people write it (possessive, any c
 the surname after a title, surname first ("DOE, JANE"), "J. Doe" for "Jane Doe" where
 no one else is "J. Doe", the surname or the given name alone where it is no one else's:
 "Thompson said", "Patel's", "Hi Priya,"), and all its places form one group the
-reviewer decides with one key. So is a
-number proposed for its label: an identifier ("MRN: 4829173" is the patient's number in
-the lab sheet's "4829173" too), or one valid in no plan ("Tel. 01632 960375"), which is
-still the same number in a table's cell or a list without its label."""
+reviewer decides with one key. Numbers proposed for their label are
+`number_occurrences`'s."""
 
 from __future__ import annotations
 
@@ -16,12 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
+from review.pdf.given_name_led import PLACE_BEFORE
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
-from review.pdf.identifiers import ID_CATEGORIES
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
-    CUE_BUT_INVALID,
     LOCATION,
     NER_CATEGORIES,
     ORGANIZATION,
@@ -68,12 +65,39 @@ def _entities(
     other documents."""
     pages = {index: page_text for index, page_text, _ in texts}
     seen: dict[tuple[str, str], _Entity] = {}
-    raw = [
-        (f.hit.category, _unbroken(pages[f.page].text[f.hit.start : f.hit.end]))
+    read = [
+        f
         for f in found
         if f.hit.category in NER_CATEGORIES and f.source in (SOURCE_TEXT, SOURCE_OCR)
     ]
+    raw = [(f.hit.category, _unbroken(pages[f.page].text[f.hit.start : f.hit.end])) for f in read]
+    # A word read as a place that is a person's surname or given name, and never after a
+    # word that leads to a place nor in a firm's name, is the model misreading the person
+    # ("Okoro stated" read as a place beside "Tremaine Okoro"); "flew to London" keeps
+    # London a place.
+    name_words = {
+        _bare(word)
+        for category, text in raw
+        if category == PERSON and len(tokens := _name_tokens(text)) >= 2
+        for word in (tokens[0], tokens[-1])
+    }
+    placed = {
+        _bare(pages[f.page].text[f.hit.start : f.hit.end])
+        for f in read
+        if f.hit.category == LOCATION
+        and (
+            PLACE_BEFORE.search(pages[f.page].text, max(0, f.hit.start - 12), f.hit.start)
+            or _FIRM_AFTER.match(pages[f.page].text, f.hit.end)  # "Pavón y Hierro S.Com."
+        )
+    }
+    misread_places = {
+        _bare(text)
+        for category, text in raw
+        if category == LOCATION and " " not in text.strip() and _bare(text) in name_words - placed
+    }
     for category, text in [*raw, *policy.known_entities]:
+        if category == LOCATION and _bare(text) in misread_places:
+            continue
         tokens = _name_tokens(text) if category == PERSON else tuple(text.split())
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 4):
             continue
@@ -292,10 +316,17 @@ def every_occurrence(
     for f in found:
         if f.hit.category in (ORGANIZATION, LOCATION) and f.source in (SOURCE_TEXT, SOURCE_OCR):
             read = " ".join(pages[f.page].text[f.hit.start : f.hit.end].split()).casefold()
-            if read in people or (f.hit.category == ORGANIZATION and _bare(read) in lone):
+            after_place = PLACE_BEFORE.search(
+                pages[f.page].text, max(0, f.hit.start - 12), f.hit.start
+            )
+            in_firm = _FIRM_AFTER.match(pages[f.page].text, f.hit.end)
+            if read in people or (
+                _bare(read) in lone
+                and (f.hit.category == ORGANIZATION or not (after_place or in_firm))
+            ):
                 # The small model reads a person's name, or a surname or a given name
                 # alone, as an organisation or a place ("Thompson noted", "Thanks
-                # Marek"): it is the person it names.
+                # Marek", "Okoro stated"): it is the person it names.
                 f.hit = replace(f.hit, category=PERSON, detector=f.hit.detector + ">person")
         by_page.setdefault(f.page, []).append(f)
     added: list[Found] = []
@@ -334,6 +365,10 @@ def every_occurrence(
     return entities, added, groups
 
 
+# The rest of a firm's name after a word of it: "Pavón y Hierro S.Com.".
+_FIRM_AFTER = re.compile(rf"[ ](?:and|&|et|und|y|e)[ ]{NAME_WORD}")
+
+
 def _covered(start: int, end: int, finds: list[Found], text: str) -> bool:
     """Whether the letters of `text[start:end]` all lie in `finds`: a find that holds
     only part of a name ("Aleksandra Wojcie-" of a name the line broke) leaves the rest
@@ -366,75 +401,3 @@ def _relative_before(text: str, start: int, end: int, entity: _Entity) -> int | 
     ):
         return None
     return before.start(1)
-
-
-# Between the characters of a number as written: nothing, or a separator or two ("(0115) 49").
-_NUMBER_GAP = r"[ .()/-]{0,2}"
-
-
-def _chars(number: str) -> str:
-    """A number's letters and digits, as every way of writing it shares them."""
-    return "".join(c for c in number if c.isalnum()).upper()
-
-
-def every_occurrence_of_cued_numbers(
-    found: list[Found], texts: list[tuple[int, PageText, str]], policy: DetectionPolicy
-) -> tuple[list[Found], list[Hit], dict[int, str]]:
-    """A number proposed for its label (an identifier, or a number valid in no plan and
-    proposed weakly, `CUE_BUT_INVALID`) proposed, as strongly and for the same reason,
-    wherever else this document writes it, however separated; so is each of
-    `policy.known_numbers`, found so in another document of the submission. All places
-    of a number form one group: (the new finds, the numbers' hits for the other
-    documents' `known_numbers`, group by id() of a find)."""
-    numbers: dict[tuple[str, str], list[Found]] = {}
-    read: dict[int, list[tuple[int, int]]] = {}  # by page, the spans read already
-    for f in found:
-        read.setdefault(f.page, []).append((f.hit.start, f.hit.end))
-        cued = f.reason == CUE_BUT_INVALID or f.hit.category in ID_CATEGORIES
-        if cued and f.source in (SOURCE_TEXT, SOURCE_OCR):
-            numbers.setdefault((f.hit.category, f.hit.normalized), []).append(f)
-    elsewhere = {(hit.category, hit.normalized): hit for hit in policy.known_numbers}
-    for key in elsewhere:
-        numbers.setdefault(key, [])
-    # Every number in one search of each page (a document can label hundreds): each
-    # alternative its characters with any separation, keyed by those characters.
-    by_chars: dict[str, list[tuple[str, str]]] = {}
-    for key in numbers:
-        by_chars.setdefault(_chars(key[1]), []).append(key)
-    places: dict[tuple[str, str], list[Found]] = {
-        key: list(known) for key, known in numbers.items()
-    }
-    if by_chars:
-        alternatives = sorted(by_chars, key=len, reverse=True)
-        pattern = re.compile(
-            r"(?<![\w+])(?:"
-            + "|".join(_NUMBER_GAP.join(map(re.escape, chars)) for chars in alternatives)
-            + r")(?![\w])",
-            re.I,
-        )
-        for index, page_text, source in texts:
-            for m in pattern.finditer(page_text.text):
-                if any(a < m.end() and m.start() < b for a, b in read.get(index, ())):
-                    continue  # read already, as this number or as something stronger
-                rects = page_text.boxes(m.start(), m.end())
-                for category, normalized in by_chars[_chars(m[0])] if rects else ():
-                    known = numbers[category, normalized]
-                    hit = known[0].hit if known else elsewhere[category, normalized]
-                    place = replace(
-                        hit,
-                        start=m.start(),
-                        end=m.end(),
-                        detector=hit.detector + ">every_occurrence",
-                    )
-                    text_hash = policy.text_hash(normalized)
-                    places[category, normalized].append(
-                        Found(index, rects, place, source, text_hash, hit.reason)
-                    )
-    added: list[Found] = []
-    groups: dict[int, str] = {}
-    for (category, normalized), known in numbers.items():
-        group = "n" + policy.text_hash(f"{category}|{normalized}")[:15]
-        groups.update((id(f), group) for f in places[category, normalized])
-        added.extend(places[category, normalized][len(known) :])
-    hits = [replace(known[0].hit, start=0, end=0) for known in numbers.values() if known]
-    return added, hits, groups

@@ -32,7 +32,7 @@ GIVEN_NAME_LED_CONFIDENCE = 0.7
 # A given name alone the model read as an organisation or a place.
 GIVEN_NAME_CONFIDENCE = 0.7
 # Before a place, not a person ("moved to Sydney", "born in Florence").
-_PLACE_BEFORE = re.compile(
+PLACE_BEFORE = re.compile(
     r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
 )
 
@@ -50,7 +50,7 @@ def given_name_alone(text: str, start: int, end: int, category: str) -> bool:
     three letters or more, a given name and no everyday word, as is every word listed
     with it (a firm is named "Fleming, Armstrong and Flores"), and no place after a word
     that leads to one."""
-    if category == "location" and _PLACE_BEFORE.search(text, max(0, start - 12), start):
+    if category == "location" and PLACE_BEFORE.search(text, max(0, start - 12), start):
         return False
     words = [text[start:end]]
     position = end

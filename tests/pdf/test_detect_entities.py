@@ -1131,3 +1131,23 @@ def test_a_name_broken_with_a_soft_hyphen_is_proposed_whole_in_the_persons_group
     hers = group_of(groups, "Aleksandra Wojciechowska")
     assert hers.count("chowska") == 2
     assert "Wojcie-" in hers
+
+
+def test_a_surname_the_model_reads_as_a_place_joins_its_person_and_a_city_stays_a_place() -> None:
+    """Before: "Okoro" alone was proposed as a place, in a group apart from "Tremaine
+    Okoro", and so was "Tremaine" in the next sentence: the reviewer had to decide them
+    apart. "London" after "to" stays a place; "Jack London" is still his own."""
+    pdf = simple_pdf(
+        [
+            "Officer Brandt spoke with Tremaine Okoro at the residence. Okoro stated that",
+            "he had not been home. I emailed Tremaine on Tuesday.",
+            "Jack London wrote the letter before he flew to London.",
+        ]
+    )
+
+    result = detect(pdf, full())
+
+    people = texts_by_group(pdf, result, "person")
+    assert sorted(group_of(people, "Tremaine Okoro")) == ["Okoro", "Tremaine", "Tremaine Okoro"]
+    places = {t for texts in texts_by_group(pdf, result, "location").values() for t in texts}
+    assert "London" in places
