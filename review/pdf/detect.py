@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import pathlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -39,12 +39,14 @@ from review.pdf.hidden import HiddenContent, layers_on, page_hidden
 from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
 from review.pdf.ocr import OcrCache, OcrDeferred, PageReader, ocr_available, tessdata_dir
 from review.pdf.pagetext import (
-    SOURCE_ANNOTATION,
     SOURCE_OCR,
     SOURCE_TEXT,
-    SOURCE_WIDGET,
+    TEXT_FLAGS,
     Found,
     PageText,
+    centre_in,
+    extract_words,
+    page_is_blank,
 )
 from review.pdf.patterns import PERSON, Hit
 
@@ -59,8 +61,6 @@ NO_TEXT_LAYER = "no_text_layer"
 OCR_NO_TEXT = "ocr_no_text"
 
 _T = TypeVar("_T")
-# Ligatures are expanded (no TEXT_PRESERVE_LIGATURES) so "ﬁ" matches "fi" in search terms.
-_TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # Repeated header/footer hits count as "the same place" within this normalized distance.
 _SAME_PLACE = 0.02
 # Boxes are rounded to this grid (0.0006 pt on a letter page) so the canonical proposal
@@ -119,58 +119,8 @@ def _open(pdf: bytes | str | pathlib.Path) -> pymupdf.Document:
     return doc
 
 
-def _page_is_blank(page: pymupdf.Page) -> bool:
-    """Nothing drawn at all: no images (inline ones included) and no vector paths."""
-    return not page.get_image_info() and not page.get_cdrawings()
-
-
-def _centre_in(
-    rect: tuple[float, ...] | pymupdf.Rect, outer: tuple[float, ...] | pymupdf.Rect
-) -> bool:
-    """Glyph boxes of an appearance stream poke out of the annotation rect (ascenders),
-    so "inside" means the centre is inside."""
-    cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
-
-
-def _annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, str]]:
-    """(text, unrotated rect, source) for annotation contents and widget values.
-
-    PyMuPDF's Annot.rect is already derotated (it multiplies by derotation_matrix),
-    so it is in the same unrotated space as the words; for NoRotate notes it is the
-    drawn footprint, which is what a reviewer sees.
-    """
-    for annot in page.annots():
-        info = annot.info
-        for key in ("content", "subject"):
-            value = info.get(key) or ""
-            if value.strip():
-                yield value, annot.rect, SOURCE_ANNOTATION
-    for widget in page.widgets():
-        value = widget.field_value
-        if isinstance(value, str) and value.strip() and value not in ("Off",):
-            yield value, widget.rect, SOURCE_WIDGET
-
-
-def _text_layer(
-    page: pymupdf.Page,
-) -> tuple[pymupdf.TextPage, list[tuple], list[tuple[str, pymupdf.Rect, str]], list[tuple]]:
-    """The page's text page, its words, its annotation and widget texts, and the words
-    of the page's own content: a page without any has no text layer (OCR reads it)."""
-    textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    words = [w for w in textpage.extractWORDS() if w[4].strip()]
-    # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
-    overlays = list(_annotation_texts(page)) if page.annot_xrefs() else []
-    # Annotation and widget appearances are part of the extracted words; a page whose
-    # only words sit in them has no text layer of its own (a scan with a stamp).
-    content_words = [
-        w for w in words if not any(_centre_in(w[:4], r) for _, r, _ in overlays)
-    ] if overlays else words  # fmt: skip
-    return textpage, words, overlays, content_words
-
-
 def _needs_ocr(page: pymupdf.Page) -> bool:
-    return not _text_layer(page)[3] and not _page_is_blank(page)
+    return not extract_words(page)[3] and not page_is_blank(page)
 
 
 def _scan_page(
@@ -187,11 +137,11 @@ def _scan_page(
     the page's text (for every occurrence of a named entity) to `texts`. `ocr` reads a
     page without a text layer (None: OCR is off); OcrDeferred passes through."""
     found: list[Found] = []
-    textpage, words, overlays, content_words = _text_layer(page)
+    textpage, words, overlays, content_words = extract_words(page)
     source = SOURCE_TEXT
     if not content_words:
         pages_without_text.append(index)
-        if not _page_is_blank(page):
+        if not page_is_blank(page):
             reason: str | None = NO_TEXT_LAYER
             if ocr is not None:
                 try:
@@ -247,7 +197,7 @@ def _scan_page(
             f
             for f in found
             if not any(
-                (f.hit.category, f.text_hash) == (c, h) and all(_centre_in(r, rr) for r in f.rects)
+                (f.hit.category, f.text_hash) == (c, h) and all(centre_in(r, rr) for r in f.rects)
                 for c, h, rr in owned
             )
         ]
@@ -335,7 +285,7 @@ def detect(
     crops: dict[int, pymupdf.Page] = {}
     ocr = (
         PageReader(
-            flags=_TEXT_FLAGS,
+            flags=TEXT_FLAGS,
             language=policy.ocr_language,
             dpi=policy.ocr_dpi,
             tessdata=tessdata_dir() if ocr_available() else None,

@@ -1,10 +1,12 @@
-"""A page's text in reading order, every character mapped back to its rectangle
-(`PageText`), and a hit located on a page (`Found`). Django-free."""
+"""A page's words and the texts of its annotations and widgets (`extract_words`), its
+text in reading order with every character mapped back to its rectangle (`PageText`),
+and a hit located on a page (`Found`). Django-free."""
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -17,6 +19,8 @@ SOURCE_TEXT = "text"
 SOURCE_OCR = "ocr"
 SOURCE_ANNOTATION = "annotation"
 SOURCE_WIDGET = "widget"
+# Ligatures are expanded (no TEXT_PRESERVE_LIGATURES) so "ﬁ" matches "fi" in search terms.
+TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # Points; see PageText._part.
 _INSET = 0.05
 
@@ -149,3 +153,53 @@ def unquoted(text: str) -> str:
     a line (a greeting, a signature, a record's field) find the quoted lines too: "> Hi
     Siobhán," greets her as "Hi Siobhán," does."""
     return _QUOTE_MARKS.sub(lambda m: " " * len(m[0]), text) if ">" in text else text
+
+
+def page_is_blank(page: pymupdf.Page) -> bool:
+    """Nothing drawn at all: no images (inline ones included) and no vector paths."""
+    return not page.get_image_info() and not page.get_cdrawings()
+
+
+def centre_in(
+    rect: tuple[float, ...] | pymupdf.Rect, outer: tuple[float, ...] | pymupdf.Rect
+) -> bool:
+    """Glyph boxes of an appearance stream poke out of the annotation rect (ascenders),
+    so "inside" means the centre is inside."""
+    cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, str]]:
+    """(text, unrotated rect, source) for annotation contents and widget values.
+
+    PyMuPDF's Annot.rect is already derotated (it multiplies by derotation_matrix),
+    so it is in the same unrotated space as the words; for NoRotate notes it is the
+    drawn footprint, which is what a reviewer sees.
+    """
+    for annot in page.annots():
+        info = annot.info
+        for key in ("content", "subject"):
+            value = info.get(key) or ""
+            if value.strip():
+                yield value, annot.rect, SOURCE_ANNOTATION
+    for widget in page.widgets():
+        value = widget.field_value
+        if isinstance(value, str) and value.strip() and value not in ("Off",):
+            yield value, widget.rect, SOURCE_WIDGET
+
+
+def extract_words(
+    page: pymupdf.Page,
+) -> tuple[pymupdf.TextPage, list[tuple], list[tuple[str, pymupdf.Rect, str]], list[tuple]]:
+    """The page's text page, its words, its annotation and widget texts, and the words
+    of the page's own content: a page without any has no text layer (OCR reads it)."""
+    textpage = page.get_textpage(flags=TEXT_FLAGS)
+    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+    # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
+    overlays = list(annotation_texts(page)) if page.annot_xrefs() else []
+    # Annotation and widget appearances are part of the extracted words; a page whose
+    # only words sit in them has no text layer of its own (a scan with a stamp).
+    content_words = [
+        w for w in words if not any(centre_in(w[:4], r) for _, r, _ in overlays)
+    ] if overlays else words  # fmt: skip
+    return textpage, words, overlays, content_words
