@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from review.pdf.detection_policy import DetectionPolicy
-from review.pdf.given_name_led import PLACE_BEFORE
+from review.pdf.given_name_led import after_a_place_word, joined_to_a_name
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
@@ -84,11 +84,7 @@ def _entities(
     placed = {
         _bare(pages[f.page].text[f.hit.start : f.hit.end])
         for f in read
-        if f.hit.category == LOCATION
-        and (
-            PLACE_BEFORE.search(pages[f.page].text, max(0, f.hit.start - 12), f.hit.start)
-            or _FIRM_AFTER.match(pages[f.page].text, f.hit.end)  # "Pavón y Hierro S.Com."
-        )
+        if f.hit.category == LOCATION and _place_or_firm(pages[f.page].text, f.hit)
     }
     misread_places = {
         _bare(text)
@@ -316,13 +312,11 @@ def every_occurrence(
     for f in found:
         if f.hit.category in (ORGANIZATION, LOCATION) and f.source in (SOURCE_TEXT, SOURCE_OCR):
             read = " ".join(pages[f.page].text[f.hit.start : f.hit.end].split()).casefold()
-            after_place = PLACE_BEFORE.search(
-                pages[f.page].text, max(0, f.hit.start - 12), f.hit.start
-            )
-            in_firm = _FIRM_AFTER.match(pages[f.page].text, f.hit.end)
             if read in people or (
                 _bare(read) in lone
-                and (f.hit.category == ORGANIZATION or not (after_place or in_firm))
+                and (
+                    f.hit.category == ORGANIZATION or not _place_or_firm(pages[f.page].text, f.hit)
+                )
             ):
                 # The small model reads a person's name, or a surname or a given name
                 # alone, as an organisation or a place ("Thompson noted", "Thanks
@@ -365,8 +359,10 @@ def every_occurrence(
     return entities, added, groups
 
 
-# The rest of a firm's name after a word of it: "Pavón y Hierro S.Com.".
-_FIRM_AFTER = re.compile(rf"[ ](?:and|&|et|und|y|e)[ ]{NAME_WORD}")
+def _place_or_firm(text: str, hit: Hit) -> bool:
+    """Whether the model's place `hit` reads as one: after a word that leads to a place,
+    or a word of a firm's name ("flew to London", "Pavón y Hierro S.Com.")."""
+    return after_a_place_word(text, hit.start) or joined_to_a_name(text, hit.end)
 
 
 def _covered(start: int, end: int, finds: list[Found], text: str) -> bool:

@@ -32,9 +32,14 @@ GIVEN_NAME_LED_CONFIDENCE = 0.7
 # A given name alone the model read as an organisation or a place.
 GIVEN_NAME_CONFIDENCE = 0.7
 # Before a place, not a person ("moved to Sydney", "born in Florence").
-PLACE_BEFORE = re.compile(
+_PLACE_BEFORE = re.compile(
     r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
 )
+
+
+def after_a_place_word(text: str, start: int) -> bool:
+    """Whether a word that leads to a place ("to", "in") comes right before `start`."""
+    return _PLACE_BEFORE.search(text, max(0, start - 12), start) is not None
 
 
 # The words listed with a word: after it ("Fleming, Armstrong and Flores"), and before
@@ -42,15 +47,22 @@ PLACE_BEFORE = re.compile(
 _AND = r"(?:and|&|et|und|y|e)"  # "Paris et Fils", "Hijos y Ruiz"
 _NEXT_LISTED = re.compile(rf"(?:,\s(?:{_AND}\s)?|\s{_AND}\s)({NAME_WORD})")
 _LISTED_BEFORE = re.compile(rf"({NAME_WORD}),?\s{_AND}\s\Z")
+_JOINED_NAME_AFTER = re.compile(rf"[ ]{_AND}[ ]{NAME_WORD}")
+
+
+def joined_to_a_name(text: str, end: int) -> bool:
+    """Whether another name is joined on after `end` as a firm's names are ("Pavón y
+    Hierro S.Com.")."""
+    return _JOINED_NAME_AFTER.match(text, end) is not None
 
 
 def given_name_alone(text: str, start: int, end: int, category: str) -> bool:
     """Whether `text[start:end]`, the model's organisation or place (`category`) or a
-    word no one read, is a given name alone ("I spoke to Siobhan", "Aleksandra checked the log"): one capitalised word of
-    three letters or more, a given name and no everyday word, as is every word listed
-    with it (a firm is named "Fleming, Armstrong and Flores"), and no place after a word
-    that leads to one."""
-    if category == "location" and PLACE_BEFORE.search(text, max(0, start - 12), start):
+    word no one read, is a given name alone ("I spoke to Siobhan", "Aleksandra checked
+    the log"): one capitalised word of three letters or more, a given name and no
+    everyday word, as is every word listed with it (a firm is named "Fleming, Armstrong
+    and Flores"), and no place after a word that leads to one."""
+    if category == "location" and after_a_place_word(text, start):
         return False
     words = [text[start:end]]
     position = end
