@@ -54,6 +54,7 @@ OFFICER_RANKS = (
     r"Corporal|Lieutenant|Captain|Investigator|Sheriff|Marshal|Sgt|Det|Insp|Lt|Capt|Cpl|"
     r"Ptl|Tpr|Ofc|PC|DC|DS|DI|DCI|SA|SSA"
 )
+OFFICER_RANK_WORDS = frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
 # What a language model's name reading runs into at its ends without being part of the
 # name: a table's next cell (a role) or a record's field label. Titles stay: "Don" and
 # "Judge" are names too, and a title kept is only redacted with its name.

@@ -26,6 +26,7 @@ from review.pdf.name_words import (
     MILITARY_RANKS,
     NAME_WORD,
     NEXT_NAME_WORD,
+    OFFICER_RANK_WORDS,
     OFFICER_RANKS,
     PARTICLE,
     TITLE_WORDS,
@@ -106,7 +107,7 @@ _NOT_AFTER_RANK = (
         "safety training involved general chief commissioner superintendent commander mayor "
         "governor minister head down first friendly special".split()
     )
-    | frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
+    | OFFICER_RANK_WORDS
     | TITLE_WORDS
 )
 # A person named beside their part in the case ("A neighbour, Araceli Canet Calvo, of

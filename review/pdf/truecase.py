@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from review.pdf.given_names import WORD_GIVEN_NAMES, everyday_words, given_names
-from review.pdf.name_words import OFFICER_RANKS, TITLE_WORDS
+from review.pdf.name_words import OFFICER_RANK_WORDS, TITLE_WORDS
 
 # A line is in capitals when this share of its letters is (a caption's "and" aside) and
 # it has two words of three letters or more in capitals.
@@ -27,7 +27,6 @@ _CAPITALS_SHARE = 0.8
 # Words of letters only: "GB90ZDKR4344" and "AB123" are codes, which stay as written.
 _WORD = re.compile(r"(?<!\w)[^\W\d_]+(?:['’-][^\W\d_]+)*(?!\w)")
 _SENTENCE_END = re.compile(r"(?:\A|[.!?:])\s*\Z")
-_RANKS = frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?", "").split("|"))
 # Given names this short name someone only before a surname ("ANA LOPEZ"): alone they are
 # as often a word or an abbreviation; some always are ("WHITE VAN PARKED").
 _SHORT_GIVEN_NAME = 3
@@ -100,7 +99,7 @@ def _surname(word: str) -> bool:
 
 def _title(word: str) -> bool:
     folded = word.casefold()
-    return (folded in TITLE_WORDS or folded in _RANKS) and folded not in STOP_WORDS
+    return (folded in TITLE_WORDS or folded in OFFICER_RANK_WORDS) and folded not in STOP_WORDS
 
 
 def _initial(word: re.Match[str], text: str) -> bool:
