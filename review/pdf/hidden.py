@@ -174,17 +174,20 @@ def analyse_page(
     for span in trace:
         seqno = span["seqno"]
         box = quad(span["bbox"])
-        span_kind = _span_kind(span, box, painters)
+        # A Type 3 glyph MuPDF drew itself is seen as that drawing, in colours of its
+        # own; the trace has it as invisible text in no colour.
+        drawn = seqno in paint.drawn_glyphs
+        span_kind = None if drawn else _span_kind(span, box, painters)
         if span_kind == OCR_LAYER:
             ocr_layer.append(box)  # neither seen nor hidden: the image shows it
             continue
-        colour = to_rgb(span["color"])
+        colour = None if drawn else to_rgb(span["color"])
         if (
             span_kind is None
             and within(box, area)
             and clip_kept is None
             and (painters is None or painters.untouched(box))
-            and not _same_colour(colour, WHITE)
+            and (colour is None or not _same_colour(colour, WHITE))
         ):
             visible.append(_Span(box, span["chars"]))
             continue
@@ -260,7 +263,7 @@ def _span_kind(span: dict, box: Quad, painters: Painters | None) -> str | None:
 def _glyph_kind(
     char: tuple,
     rect: Quad,
-    colour: tuple[float, float, float],
+    colour: tuple[float, float, float] | None,
     clip_kept: set[tuple[str, int, int]] | None,
     painters: Painters | None,
     seqno: int,
@@ -269,6 +272,8 @@ def _glyph_kind(
         return CLIPPED
     if painters is not None and painters.covered(rect, seqno):
         return COVERED
+    if colour is None:
+        return None
     background = painters.background(rect, seqno) if painters is not None else WHITE
     if background is not None and _same_colour(colour, background):
         return SAME_COLOUR

@@ -72,6 +72,9 @@ class PaintLog(mupdf.FzDevice2):
         # a fill's may run past its clip: only what a clip lets through can hide anything.
         self.reach: list[Quad] = []
         self.plain = True
+        # Seqnos of the invisible text MuPDF adds after drawing a Type 3 glyph itself
+        # (`drawn_type3_glyph`): seen, as the drawing just before it.
+        self.drawn_glyphs: set[int] = set()
         self._converted = mupdf.fz_convert_color2_v()
         self._params = self._PARAMS.internal()
         # Text (kept, with its matrix, to find its glyphs) and images painted so far.
@@ -199,8 +202,19 @@ class PaintLog(mupdf.FzDevice2):
         self.plain = False
 
     def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
-        self._logged("ignore-text", _quad4(mupdf.ll_fz_bound_text(text, None, ctm)))
+        box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
+        if drawn_type3_glyph(text) and self._drawn_just_before(box):
+            self.drawn_glyphs.add(len(self.log))
+        self._logged("ignore-text", box)
         self.plain = False
+
+    def _drawn_just_before(self, box: Quad) -> bool:
+        """The operation just before paints where `box` lies: a glyph's own drawing."""
+        if not self.log:
+            return False
+        kind, earlier = self.log[-1]
+        seen = kind in _PAINTING or len(self.log) - 1 in self.drawn_glyphs
+        return seen and intersects(box, earlier)
 
     def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)))
@@ -269,6 +283,35 @@ class PaintLog(mupdf.FzDevice2):
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space
         return 0
+
+
+# Logged operations that put ink on the page.
+_PAINTING = frozenset(
+    (
+        "fill-path",
+        "stroke-path",
+        "fill-text",
+        "stroke-text",
+        "fill-shade",
+        "fill-image",
+        "fill-imgmask",
+    )
+)
+
+
+def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
+    """Whether `text` (an fz_text) is one glyph of a Type 3 font. MuPDF draws a Type 3
+    glyph it cannot cache (one that strokes or sets colours, or one inside another Type
+    3 glyph) by running its procedure straight onto the device, then adds the glyph as
+    invisible text (render mode 3) so that extraction still reads it: what a reader sees
+    is that drawing, not the invisible text. A text of several glyphs is the document's
+    own invisible text, and so is a glyph MuPDF caches (it draws that one as text)."""
+    span = text.head
+    if not span or span.next or not mupdf.ll_fz_font_t3_procs(span.font):
+        return False
+    wrapped = mupdf.FzTextSpan(span)
+    glyphs = [item.gid for item in map(wrapped.items, range(span.len)) if item.gid >= 0]
+    return len(glyphs) == 1 and not mupdf.ll_fz_glyph_cacheable(span.font, glyphs[0])
 
 
 def _glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
