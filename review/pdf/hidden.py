@@ -102,13 +102,6 @@ class PageAnalysis:
     def has_invisible_text(self) -> bool:
         return bool(self.ocr_layer) or any(g.kind == INVISIBLE for g in self.hidden)
 
-    def touches_visible(self, rect: Quad) -> bool:
-        """Whether `rect` meets a glyph a reader sees."""
-        return any(
-            intersects(rect, span.box) and any(intersects(rect, quad(c[3])) for c in span.chars)
-            for span in self.visible
-        )
-
 
 def find_hidden(
     pdf: bytes | str | pathlib.Path | pymupdf.Document, *, pages: set[int] | None = None

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 
 import pymupdf
 
-from review.pdf.geometry import Box, page_rect
+from review.pdf.geometry import Box, intersects, page_rect
 from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 
@@ -149,18 +149,18 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
 
 
 def _hidden_runs(analysis: PageAnalysis) -> Iterator[Quad]:
-    """One box per run of hidden glyphs of one kind on one line. MuPDF cuts every glyph
-    that touches a redaction, so no box meets a glyph a reader sees: a run ends before
-    a box that would, and a glyph whose own box meets one is left alone (the gate then
-    refuses the output rather than lose visible text)."""
+    """One box per run of hidden glyphs of one kind on one line. No box may cut a glyph
+    a reader sees: a run ends before a box that would, and a hidden glyph that cannot
+    be cut alone is left (the gate then refuses the output rather than lose visible
+    text)."""
     run: Quad | None = None
     kind = ""
     for glyph in analysis.hidden:
-        if not glyph.text or glyph.kind == INVISIBLE or analysis.touches_visible(glyph.rect):
+        if not glyph.text or glyph.kind == INVISIBLE or _cuts_visible(analysis, glyph.rect):
             continue
         if run is not None and glyph.kind == kind and _same_line(run, glyph.rect):
             merged = _union(run, glyph.rect)
-            if not analysis.touches_visible(merged):
+            if not _cuts_visible(analysis, merged):
                 run = merged
                 continue
         if run is not None:
@@ -168,6 +168,22 @@ def _hidden_runs(analysis: PageAnalysis) -> Iterator[Quad]:
         run, kind = glyph.rect, glyph.kind
     if run is not None:
         yield run
+
+
+def _cuts_visible(analysis: PageAnalysis, rect: Quad) -> bool:
+    """Whether a redaction of `rect` would cut a glyph a reader sees. MuPDF cuts a glyph
+    when the redaction meets its box shrunk by a tenth of its width and height on each
+    side, so neighbours whose boxes touch or overlap a little (float noise, kerning:
+    "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
+    for span in analysis.visible:
+        if not intersects(rect, span.box):
+            continue
+        for char in span.chars:
+            x0, y0, x1, y1 = char[3]
+            dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
+            if intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy)):
+                return True
+    return False
 
 
 def _same_line(a: Quad, b: Quad) -> bool:

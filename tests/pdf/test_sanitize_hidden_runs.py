@@ -12,6 +12,7 @@ import pytest
 
 from review.pdf.hidden import analyse_page, find_hidden
 from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
 
 LINES = 40
 HIDDEN_PART = "W" * 30
@@ -57,3 +58,43 @@ def test_page_with_thousands_of_hidden_glyphs_is_cut_with_a_few_redactions_per_l
     words = [w[4] for w in released.get_text("words")]
     assert words == [f"Shown{line}" for line in range(LINES)]
     assert find_hidden(output) == []
+
+
+def _clip_under_a_kerned_line(kerning: float) -> bytes:
+    """A line whose clip ends just above its baseline: the ink of every letter but the
+    full stop reaches into the clip. "s" and "." are kerned `kerning` thousandths of
+    an em closer, so their boxes overlap (as fonts' kerning pairs and float noise do)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=300)
+    page.insert_text((10, 10), "x", fontsize=1)  # puts Helvetica in the resources as /helv
+    xref = page.get_contents()[0]
+    doc.update_stream(
+        xref,
+        doc.xref_stream(xref)
+        + b"\nq 1 0 0 1 102.83 183.58 cm 2 2 400 20 re W n"
+        + b" BT /helv 10 Tf 2 0.6 Td [(Lorem ipsum egestas) %d (.)] TJ ET Q" % kerning,
+    )
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("kerning", [0, 26])
+def test_a_clipped_glyph_whose_box_overlaps_a_visible_ones_is_cut_alone(kerning: int) -> None:
+    pdf = _clip_under_a_kerned_line(kerning)
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [("clipped", ".")]
+
+    output = sanitize(pdf)
+
+    assert find_hidden(output) == []
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert released.get_text().split() == ["x", "Lorem", "ipsum", "egestas"]
+
+
+def test_a_clipped_glyph_deep_in_a_visible_ones_box_is_left_and_the_gate_refuses() -> None:
+    pdf = _clip_under_a_kerned_line(80)  # "." reaches into the middle of "s"
+
+    output = sanitize(pdf)
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert released.get_text().split() == ["x", "Lorem", "ipsum", "egestas"]
+    assert [(f.kind, f.text) for f in find_hidden(output)] == [("clipped", ".")]
+    assert verify(pdf, output, []).codes() == {"unseen_content"}
