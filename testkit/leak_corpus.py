@@ -244,6 +244,23 @@ def embedded_file() -> LeakCase:
     return _finish("embedded_file", doc)
 
 
+def associated_file() -> LeakCase:
+    """A PDF/A-3 associated file (/AF on the catalog and the page): embedded, but in no
+    /Names tree, so a viewer's attachment list may not show it."""
+    doc = pymupdf.open()
+    page = _new_page(doc)
+    canary = canary_for("associated_file")
+    data, spec = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(data, "<</Type/EmbeddedFile/Subtype/text#2Fplain>>")
+    doc.update_stream(data, canary.encode(), compress=False)
+    doc.update_object(
+        spec, f"<</Type/Filespec/AFRelationship/Source/F({canary}.txt)/EF<</F {data} 0 R>>>>"
+    )
+    doc.xref_set_key(doc.pdf_catalog(), "AF", f"[{spec} 0 R]")
+    doc.xref_set_key(page.xref, "AF", f"[{spec} 0 R]")
+    return _finish("associated_file", doc)
+
+
 def document_javascript() -> LeakCase:
     doc = pymupdf.open()
     _new_page(doc)
@@ -305,6 +322,7 @@ CASES: dict[str, Callable[[], LeakCase]] = {
         document_info,
         xmp_metadata,
         embedded_file,
+        associated_file,
         document_javascript,
         optional_content_off,
         earlier_revision,

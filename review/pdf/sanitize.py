@@ -5,6 +5,7 @@ the page, so whatever annotation objects remain are not part of the reviewed pic
 and are dropped whole (widgets, popups, links, sticky notes). What goes:
 
 - document info and XMP metadata (catalog, pages, images, any /Metadata stream);
+- associated files (/AF, on the catalog or any object), which embed files;
 - annotations of every kind, the AcroForm and its field values;
 - the /Names tree (embedded files, document JavaScript), /OpenAction and every /AA
   additional-actions entry, so no script or action survives;
@@ -88,7 +89,7 @@ def sanitize(pdf: bytes) -> bytes:
                 _blank_image(doc, xref)
         _blank_hidden_xobjects(doc, off_groups)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
-        _drop_metadata_objects(doc)
+        _drop_metadata_and_associated_files(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
         return doc.tobytes(**SAVE_OPTIONS)
@@ -313,12 +314,15 @@ def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) 
     return any(int(token) in off_groups for token in refs[::3] if token.isdigit())
 
 
-def _drop_metadata_objects(doc: pymupdf.Document) -> None:
-    """XMP can hang off the catalog, pages, images and fonts; drop every copy."""
+def _drop_metadata_and_associated_files(doc: pymupdf.Document) -> None:
+    """XMP metadata and associated files (PDF 2.0 and PDF/A-3 /AF: embedded files, such
+    as the source a PDF was made from) can hang off the catalog, pages, images, fonts
+    and forms; drop every reference, and the rewrite drops the objects."""
     doc.del_xml_metadata()
     for xref in range(1, doc.xref_length()):
-        if doc.xref_get_key(xref, "Metadata")[0] != "null":
-            _delete_keys(doc, xref, ("Metadata",))
+        keys = tuple(key for key in ("Metadata", "AF") if doc.xref_get_key(xref, key)[0] != "null")
+        if keys:
+            _delete_keys(doc, xref, keys)
 
 
 # --- A minimal content-stream lexer, just enough to find marked-content sections. ---
