@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from review.pdf.content import spell_out_quotes
 from review.pdf.geometry import Box, Quad, display_rect, intersects, normalize, page_rect
 from review.pdf.render import REVIEW_DPI, page_png
 
@@ -70,6 +71,7 @@ def _burn_in_prepare(
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
     _drop_foreign_redactions(doc)
+    spell_out_quotes(doc)  # before any redaction (`content.spell_out_quotes`)
     if doc.need_appearances():
         # The form asks viewers to draw its fields from their values (/NeedAppearances):
         # what the reviewer saw. Baking takes the stored appearances, which such a form

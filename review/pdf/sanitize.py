@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterator
 
 import pymupdf
 
+from review.pdf.content import lex, spell_out_quotes
 from review.pdf.geometry import Box, intersects, page_rect
 from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
@@ -70,6 +71,7 @@ PAGE_KEYS = ("Annots", "AA", "Thumb", "PieceInfo", "Metadata", "B")
 def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
+        spell_out_quotes(doc)  # before any redaction (`content.spell_out_quotes`)
         _resources_on_pages(doc)
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
@@ -325,81 +327,11 @@ def _drop_metadata_and_associated_files(doc: pymupdf.Document) -> None:
             _delete_keys(doc, xref, keys)
 
 
-# --- A minimal content-stream lexer, just enough to find marked-content sections. ---
-
-_DELIMS = b"()<>[]{}/%"
-_WHITE = b" \t\r\n\f\x00"
 # Inside a hidden section, painting is suppressed but graphics state still changes
 # (ISO 32000-1, 8.11.3.2), so only painting operators are cut: paths are ended with
 # "n", shown text dropped ("'" keeps its line move), XObjects and shadings skipped.
 _PATH_PAINT = {b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 _DROP = {b"Tj", b"TJ", b"Do", b"sh", b"BI"}
-
-
-def _lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
-    """Yield (start, end, is_operator) for each token; an inline image is one "BI" token."""
-    i, n, depth = 0, len(data), 0
-    while i < n:
-        c = data[i]
-        if c in _WHITE:
-            i += 1
-        elif c == 0x25:  # % comment
-            while i < n and data[i] not in b"\r\n":
-                i += 1
-        elif c == 0x28:  # ( literal string, nested parentheses and escapes
-            start, level = i, 0
-            while i < n:
-                if data[i] == 0x5C:
-                    i += 2
-                    continue
-                level += {0x28: 1, 0x29: -1}.get(data[i], 0)
-                i += 1
-                if level == 0:
-                    break
-            yield start, i, False
-        elif data.startswith(b"<<", i) or data.startswith(b">>", i):
-            depth += 1 if data[i] == 0x3C else -1
-            yield i, i + 2, False
-            i += 2
-        elif c == 0x3C:  # <hex string>
-            end = data.find(b">", i)
-            end = n if end < 0 else end + 1
-            yield i, end, False
-            i = end
-        elif c in b"[]{}":
-            depth += 1 if c in b"[{" else -1
-            yield i, i + 1, False
-            i += 1
-        else:
-            start = i
-            i += 1
-            while i < n and data[i] not in _WHITE and data[i] not in _DELIMS:
-                i += 1
-            if c == 0x2F:
-                yield start, i, False
-                continue
-            word = data[start:i]
-            if word == b"BI":  # inline image: skip binary data up to a delimited EI
-                end = data.find(b"EI", i)
-                while end >= 0 and not (
-                    data[end - 1] in _WHITE and (end + 2 >= n or data[end + 2] in _WHITE)
-                ):
-                    end = data.find(b"EI", end + 2)
-                i = n if end < 0 else end + 2
-                yield start, i, True
-                continue
-            is_operator = depth == 0 and not _is_operand(word)
-            yield start, i, is_operator
-
-
-def _is_operand(word: bytes) -> bool:
-    if word in (b"true", b"false", b"null", b"R"):
-        return True
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) -> bytes:
@@ -412,7 +344,7 @@ def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) 
     operands: list[tuple[int, int]] = []
     stack: list[bool] = []  # one entry per open BMC/BDC: is this section hidden?
     cursor = 0  # start of the pending operation (operands + operator)
-    for start, end, is_operator in _lex(data):
+    for start, end, is_operator in lex(data):
         if not is_operator:
             operands.append((start, end))
             continue

@@ -1,0 +1,131 @@
+"""Content streams token by token (Django-free): a lexer just enough to find operators
+and their operands (`lex`), and `spell_out_quotes`, which writes the "'" and '"'
+operators out as the operators they stand for, because MuPDF's content filter, which
+every redaction runs, loses their line move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pymupdf
+
+_DELIMS = b"()<>[]{}/%"
+# A quote operator follows its string operand; apostrophes inside strings do not.
+_QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
+_WHITE = b" \t\r\n\f\x00"
+
+
+def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
+    """Yield (start, end, is_operator) for each token; an inline image is one "BI" token."""
+    i, n, depth = 0, len(data), 0
+    while i < n:
+        c = data[i]
+        if c in _WHITE:
+            i += 1
+        elif c == 0x25:  # % comment
+            while i < n and data[i] not in b"\r\n":
+                i += 1
+        elif c == 0x28:  # ( literal string, nested parentheses and escapes
+            start, level = i, 0
+            while i < n:
+                if data[i] == 0x5C:
+                    i += 2
+                    continue
+                level += {0x28: 1, 0x29: -1}.get(data[i], 0)
+                i += 1
+                if level == 0:
+                    break
+            yield start, i, False
+        elif data.startswith(b"<<", i) or data.startswith(b">>", i):
+            depth += 1 if data[i] == 0x3C else -1
+            yield i, i + 2, False
+            i += 2
+        elif c == 0x3C:  # <hex string>
+            end = data.find(b">", i)
+            end = n if end < 0 else end + 1
+            yield i, end, False
+            i = end
+        elif c in b"[]{}":
+            depth += 1 if c in b"[{" else -1
+            yield i, i + 1, False
+            i += 1
+        else:
+            start = i
+            i += 1
+            while i < n and data[i] not in _WHITE and data[i] not in _DELIMS:
+                i += 1
+            if c == 0x2F:
+                yield start, i, False
+                continue
+            word = data[start:i]
+            if word == b"BI":  # inline image: skip binary data up to a delimited EI
+                end = data.find(b"EI", i)
+                while end >= 0 and not (
+                    data[end - 1] in _WHITE and (end + 2 >= n or data[end + 2] in _WHITE)
+                ):
+                    end = data.find(b"EI", end + 2)
+                i = n if end < 0 else end + 2
+                yield start, i, True
+                continue
+            is_operator = depth == 0 and not is_operand(word)
+            yield start, i, is_operator
+
+
+def is_operand(word: bytes) -> bool:
+    if word in (b"true", b"false", b"null", b"R"):
+        return True
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def spell_out_quotes(doc: pymupdf.Document) -> None:
+    """Rewrite every page content stream and form XObject that shows text with "'" or
+    '"' (move to the next line, then show) as "T*" and "Tj" ('"' sets its word and
+    character spacing first with "Tw" and "Tc"): the same drawing. MuPDF 1.28's content
+    filter, run by every redaction of a page, turns the pending line move before such
+    an operator into "TD", which also sets the leading, so every later line lands
+    elsewhere, often off the page (pdf.js's bug1337429.pdf lost all its text to a
+    redaction in a corner)."""
+    streams = {xref for page in doc for xref in page.get_contents()}
+    streams.update(
+        xref
+        for xref in range(1, doc.xref_length())
+        if doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref)
+    )
+    for xref in sorted(streams):
+        data = doc.xref_stream(xref)
+        if data and _QUOTE_AFTER_STRING.search(data):
+            spelled = quotes_spelled_out(data)
+            if spelled != data:
+                doc.update_stream(xref, spelled)
+
+
+def quotes_spelled_out(data: bytes) -> bytes:
+    """`data` with each "'" and '"' operator written out as "T*" and "Tj"."""
+    out: list[bytes] = []
+    operands: list[tuple[int, int]] = []
+    cursor = 0  # start of the pending operation (operands + operator)
+    for start, end, is_operator in lex(data):
+        if not is_operator:
+            operands.append((start, end))
+            continue
+        op = data[start:end]
+        values = [data[a:b] for a, b in operands]
+        if op == b"'" and len(values) == 1:
+            out.append(data[cursor : operands[0][0]] + b"T* " + values[0] + b" Tj")
+        elif op == b'"' and len(values) == 3:
+            word, char, text = values
+            out.append(
+                data[cursor : operands[0][0]] + word + b" Tw " + char + b" Tc T* " + text + b" Tj"
+            )
+        else:
+            out.append(data[cursor:end])
+        operands = []
+        cursor = end
+    out.append(data[cursor:])
+    return b"".join(out)
