@@ -21,8 +21,9 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   blanked, and /OCProperties is removed, so what was visible stays visible;
 - every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
   covered by later opaque content, in the colour of their background, under 1 pt or
-  clipped away are cut, a run on one line at a time (the covering shape stays); images
-  wholly outside the crop box or wholly covered are emptied. A hidden glyph that overlaps
+  clipped away are cut, a run on one line at a time (the covering shape stays); an image
+  wholly outside the crop box or wholly covered is removed where it is drawn there (no
+  other image near it), or else emptied when it is drawn nowhere else. A hidden glyph that overlaps
   a visible one cannot be cut without cutting the visible one too: it is left, and the
   gate refuses the output (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
@@ -42,7 +43,7 @@ from collections.abc import Callable, Iterator
 import pymupdf
 
 from review.pdf.content import lex, spell_out_quotes
-from review.pdf.geometry import Box, intersects, page_rect
+from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 
@@ -80,9 +81,9 @@ def sanitize(pdf: bytes) -> bytes:
         for page in doc:
             analysis = analyse_page(page)
             _cut_hidden_glyphs(page, analysis)
-            boxes = {_rounded(glyph.rect) for glyph in analysis.hidden if not glyph.text}
-            if boxes:
-                hidden_image_boxes[page.number] = boxes
+            left = _remove_hidden_images(page, [g.rect for g in analysis.hidden if not g.text])
+            if left:
+                hidden_image_boxes[page.number] = {_rounded(rect) for rect in left}
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
             _delete_keys(doc, page.xref, PAGE_KEYS)
@@ -197,6 +198,37 @@ def _same_line(a: Quad, b: Quad) -> bool:
 
 def _union(a: Quad, b: Quad) -> Quad:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _remove_hidden_images(page: pymupdf.Page, hidden: list[Quad]) -> list[Quad]:
+    """Remove each hidden image placement that no other image on the page comes near,
+    with a redaction that removes the images it meets and nothing else; the ones left.
+    The same image object may be drawn where it is seen too (a logo on every page, once
+    above the crop box), so only the placement can go."""
+    if not hidden:
+        return []
+    placed = [quad(info["bbox"]) for info in page.get_image_info()]
+    left = []
+    for rect in hidden:
+        middle = _middle(rect)
+        others = [box for box in placed if _rounded(box) != _rounded(rect)]
+        if any(intersects(middle, box) for box in others):
+            left.append(rect)
+        else:
+            page.add_redact_annot(pymupdf.Rect(middle), cross_out=False)
+    if len(left) < len(hidden):
+        page.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_REMOVE,
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+            text=pymupdf.PDF_REDACT_TEXT_NONE,
+        )
+    return left
+
+
+def _middle(rect: Quad) -> Quad:
+    """The middle half of `rect` each way: well inside it, clear of what only touches it."""
+    dx, dy = (rect[2] - rect[0]) / 4, (rect[3] - rect[1]) / 4
+    return (rect[0] + dx, rect[1] + dy, rect[2] - dx, rect[3] - dy)
 
 
 def _hidden_only_images(

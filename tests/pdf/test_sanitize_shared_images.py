@@ -1,0 +1,64 @@
+"""An image object drawn both where it is seen and where it is not (a logo placed above
+one page's crop box and inside another's) loses only its hidden placement: emptying the
+object would blank the seen one too, so sanitize left both and the gate refused the
+release (pdf.js's issue1350.pdf, a voucher whose logo sits above page 1)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.hidden import OUTSIDE_CROP_BOX, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+
+def _logo() -> bytes:
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 20), False)
+    pixmap.set_rect(pixmap.irect, (200, 30, 30))
+    return pixmap.tobytes("png")
+
+
+def shared_logo_document(*, beside: bool = False) -> bytes:
+    """Page 1 shows the logo; page 0 draws the same image object above its crop box
+    (and, `beside` it there, a second image that overlaps it)."""
+    doc = pymupdf.open()
+    for _ in range(2):
+        doc.new_page(width=400, height=400)
+    hidden_on, shown_on = doc[0], doc[1]
+    xref = shown_on.insert_image(pymupdf.Rect(50, 50, 250, 150), stream=_logo())
+    shown_on.insert_text((50, 200), "Voucher for one month of climbing", fontsize=11)
+    hidden_on.insert_image(pymupdf.Rect(50, 20, 250, 120), xref=xref)
+    if beside:
+        hidden_on.insert_image(pymupdf.Rect(100, 40, 300, 140), stream=_logo())
+    hidden_on.insert_text((50, 200), "Terms and conditions apply", fontsize=11)
+    hidden_on.set_cropbox(pymupdf.Rect(0, 150, 400, 400))
+    return doc.tobytes()
+
+
+def _placements(pdf: bytes) -> list[list[int]]:
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    return [[info["xref"] for info in page.get_image_info(xrefs=True)] for page in doc]
+
+
+def test_a_hidden_placement_of_an_image_seen_elsewhere_is_removed_and_the_seen_one_kept() -> None:
+    pdf = shared_logo_document()
+    assert [f.kind for f in find_hidden(pdf)] == [OUTSIDE_CROP_BOX]
+    shown = _placements(pdf)[1]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert find_hidden(output) == []
+    assert _placements(output)[0] == []
+    assert len(_placements(output)[1]) == len(shown) == 1
+    assert pymupdf.open(stream=output, filetype="pdf")[1].get_pixmap().color_count() > 2
+    assert verify(pdf, output, []).ok
+
+
+def test_a_hidden_placement_another_image_overlaps_is_left_for_the_gate() -> None:
+    pdf = shared_logo_document(beside=True)
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert len(_placements(output)[0]) == 2  # removing one would remove the other
+    assert verify(pdf, output, []).codes() == {"unseen_content"}
