@@ -19,7 +19,7 @@ from review.pdf.verify import verify
 
 LINES = (
     b"BT 1 0 0 1 72 700 Tm 14 TL /F1 11 Tf (Dear Ms. O'Brien,) ' (the file is ready.) '"
-    b" 1 0.5 (Spaced out words) \" T* (Signed: Ada Lovelace) Tj ET"
+    b' 1 0.5 (Spaced out words) " T* (Signed: Ada Lovelace) Tj ET'
 )
 
 
