@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 import pymupdf
+from pymupdf import mupdf
 
 _DELIMS = b"()<>[]{}/%"
 # A quote operator follows its string operand; apostrophes inside strings do not.
@@ -92,13 +93,12 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
     elsewhere, often off the page (pdf.js's bug1337429.pdf lost all its text to a
     redaction in a corner)."""
     streams = {xref for page in doc for xref in page.get_contents()}
-    streams.update(
-        xref
-        for xref in range(1, doc.xref_length())
-        if doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref)
-    )
+    streams.update(xref for xref in range(1, doc.xref_length()) if _is_form(doc, xref))
     for xref in sorted(streams):
-        data = doc.xref_stream(xref)
+        try:
+            data = doc.xref_stream(xref)
+        except mupdf.FzErrorBase:
+            continue  # damaged: MuPDF draws nothing of it either
         if data and _QUOTE_AFTER_STRING.search(data):
             spelled = quotes_spelled_out(data)
             if spelled != data:
@@ -129,3 +129,12 @@ def quotes_spelled_out(data: bytes) -> bytes:
         cursor = end
     out.append(data[cursor:])
     return b"".join(out)
+
+
+def _is_form(doc: pymupdf.Document, xref: int) -> bool:
+    """Whether object `xref` is a form XObject; false for an entry of a damaged cross-
+    reference table that points at no object (pdf.js's issue15053.pdf)."""
+    try:
+        return doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref)
+    except mupdf.FzErrorBase:
+        return False

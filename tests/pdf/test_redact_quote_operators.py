@@ -8,6 +8,8 @@ bug1337429.pdf). Burn-in and sanitize write those operators out first.
 
 from __future__ import annotations
 
+import re
+
 import pymupdf
 import pytest
 
@@ -60,3 +62,25 @@ def test_a_mark_keeps_every_line_shown_with_a_quote_operator_in_place(corner: bo
 
     assert [w for w in _words(output) if w[0] != "(b)(6)"] == before  # the stamp aside
     assert verify(pdf, output, marks).ok
+
+
+def test_a_cross_reference_entry_that_points_at_no_object_is_passed_over() -> None:
+    """pdf.js's issue15053.pdf: MuPDF opens and draws it; looking the entry up fails."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Hello there")
+    raw = doc.tobytes(garbage=0, expand=255)
+    table = re.search(rb"xref\n0 (\d+)\n", raw)
+    assert table is not None
+    size = int(table[1])
+    trailer = raw.index(b"trailer", table.end())
+    broken = (
+        raw[: table.start()]
+        + b"xref\n0 %d\n" % (size + 1)
+        + raw[table.end() : trailer]
+        + b"0000000009 00000 n \n"  # inside the header comment: no object there
+        + raw[trailer:]
+    ).replace(b"/Size %d" % size, b"/Size %d" % (size + 1))
+
+    output = sanitize(burn_in(broken, []))
+
+    assert [w for w, _, _ in _words(output)] == ["Hello", "there"]
