@@ -62,8 +62,11 @@ HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
-# ligatures are expanded so characters count as in the trace.
-CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~pymupdf.TEXT_PRESERVE_LIGATURES
+# ligatures are expanded so characters count as in the trace. No images: a broken one
+# fails the whole extraction (pdf.js's issue6113.pdf).
+CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~(
+    pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES
+)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,9 @@ STAMP_MIN_SIZE = 3.0
 # Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
 # same bytes (MuPDF otherwise draws a fresh random /ID on every save).
 SAVE_OPTIONS = {"garbage": 4, "deflate": True, "clean": True, "no_new_id": True}
+# Glyphs only: decoding the page's images too costs time, and a broken image fails the
+# whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
+GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 # Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
 _CLEAR = 0.05
 
@@ -146,7 +149,7 @@ def _glyphs(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect, int]]:
     """Every glyph of the page in reading order: (identity, box, line number)."""
     glyphs = []
     line_no = 0
-    for block in page.get_text("rawdict")["blocks"]:
+    for block in page.get_text("rawdict", flags=GLYPH_FLAGS)["blocks"]:
         for line in block.get("lines", ()):
             line_no += 1
             for span in line["spans"]:
