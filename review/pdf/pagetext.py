@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.geometry import Box
 from review.pdf.patterns import Hit
@@ -182,10 +183,34 @@ def annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, st
             value = info.get(key) or ""
             if value.strip():
                 yield value, annot.rect, SOURCE_ANNOTATION
-    for widget in page.widgets():
-        value = widget.field_value
+    try:
+        widgets = [(widget.field_value, widget.rect) for widget in page.widgets()]
+    except mupdf.FzErrorBase:
+        widgets = list(_widget_values_as_written(page))
+    for value, rect in widgets:
         if isinstance(value, str) and value.strip() and value not in ("Off",):
-            yield value, widget.rect, SOURCE_WIDGET
+            yield value, rect, SOURCE_WIDGET
+
+
+def _widget_values_as_written(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect]]:
+    """Each widget's text value (/V, its own or its nearest parent field's) and rect,
+    read off the objects themselves: for a damaged form that PyMuPDF cannot read field
+    by field ("Cycle in field parents", pdf.js's issue12963.pdf)."""
+    doc = page.parent
+    for xref, kind, _ in page.annot_xrefs():
+        if kind != pymupdf.PDF_ANNOT_WIDGET:
+            continue
+        value, field, seen = None, xref, set()
+        while field is not None and field not in seen and value is None:
+            seen.add(field)
+            found, written = doc.xref_get_key(field, "V")
+            value = written if found == "string" else None
+            found, parent = doc.xref_get_key(field, "Parent")
+            field = int(parent.split()[0]) if found == "xref" else None
+        found, rect = doc.xref_get_key(xref, "Rect")
+        if value is not None and found == "array":
+            corners = [float(v) for v in rect.strip("[]").split()]
+            yield value, pymupdf.Rect(corners) * page.transformation_matrix
 
 
 def extract_words(
