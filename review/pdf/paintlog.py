@@ -83,6 +83,12 @@ class PaintLog(mupdf.FzDevice2):
         # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
         self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
         self._clips: list[Quad | None] = []  # None: not a rectangle
+        self._defining_masks = 0  # depth of soft masks whose content is being drawn
+        # Seqnos of fills, images and shadings that hide nothing under them: painted
+        # translucent, or drawing a soft mask's content, which is not painted on the page
+        # (a drop shadow's mask image over a heading, pdf.js's issue14297.pdf). What a
+        # soft mask lets through is not known, so paint through one still covers.
+        self.see_through: set[int] = set()
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -140,8 +146,10 @@ class PaintLog(mupdf.FzDevice2):
                 self.plain = False
                 return
 
-    def _logged(self, kind: str, box: Quad) -> Quad:
+    def _logged(self, kind: str, box: Quad, alpha: float = 1.0) -> Quad:
         """Log a painting operation; what it can reach."""
+        if alpha < OPAQUE or self._defining_masks:
+            self.see_through.add(len(self.log))
         reach = clamp_to(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
         self.log.append((kind, box))
         self.reach.append(reach)
@@ -217,7 +225,8 @@ class PaintLog(mupdf.FzDevice2):
         return seen and intersects(box, earlier)
 
     def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)))
+        box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
+        reach = self._logged("fill-path", box, alpha)
         if self.plain:
             self._paint_over(reach)
             opaque_rectangle = alpha >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
@@ -228,14 +237,14 @@ class PaintLog(mupdf.FzDevice2):
         self._logged("stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)))
 
     def fill_shade(self, ctx, shade, ctm, alpha, params) -> None:  # noqa: ANN001
-        reach = self._logged("fill-shade", _quad4(mupdf.ll_fz_bound_shade(shade, ctm)))
+        reach = self._logged("fill-shade", _quad4(mupdf.ll_fz_bound_shade(shade, ctm)), alpha)
         if self.plain:
             self._paint_over(reach)
             self._covers.append((reach, None, True))
 
     def fill_image(self, ctx, image, ctm, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
-        reach = self._logged("fill-image", box)
+        reach = self._logged("fill-image", box, alpha)
         if self.plain:
             self._paint_over(reach)
             self.plain = self.plain and within(box, self.area)
@@ -244,7 +253,7 @@ class PaintLog(mupdf.FzDevice2):
 
     def fill_image_mask(self, ctx, image, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
-        reach = self._logged("fill-imgmask", box)
+        reach = self._logged("fill-imgmask", box, alpha)
         if self.plain:
             self._paint_over(reach)
             self._covers.append((reach, None, False))
@@ -274,10 +283,12 @@ class PaintLog(mupdf.FzDevice2):
 
     def begin_mask(self, ctx, area, luminosity, colorspace, colour, params) -> None:  # noqa: ANN001
         self.plain = False  # a soft mask: what it lets through is not known here
+        self._defining_masks += 1
 
     def end_mask(self, ctx, function) -> None:  # noqa: ANN001
         # The mask applies as a clip until its pop_clip. A luminosity mask's backdrop can
         # let paint through outside its area: no bound.
+        self._defining_masks = max(0, self._defining_masks - 1)
         self._push_clip(UNBOUNDED, False)
 
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
@@ -375,6 +386,8 @@ class Painters:
             else set()
         )
         for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
+            if seqno in paint.see_through:
+                continue
             if kind == "fill-path":
                 drawing = fills.get(seqno)
                 if drawing is None or (drawing.get("fill_opacity") or 1.0) < OPAQUE:
