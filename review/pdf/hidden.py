@@ -61,6 +61,8 @@ SAME_COLOUR_DELTA = 0.03
 HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
+# Quarter points (`_key`) within which a kept glyph stands for a traced one (`_kept`).
+_FAKE_BOLD_REACH = 4
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
 # ligatures are expanded so characters count as in the trace. No images: a broken one
 # fails the whole extraction (pdf.js's issue6113.pdf).
@@ -264,7 +266,7 @@ def _glyph_kind(
     painters: Painters | None,
     seqno: int,
 ) -> str | None:
-    if clip_kept is not None and _char_key(char) not in clip_kept:
+    if clip_kept is not None and not _kept(char, clip_kept):
         return CLIPPED
     if painters is not None and painters.covered(rect, seqno):
         return COVERED
@@ -294,6 +296,17 @@ def _clip_kept(
                 for char in span["chars"]:
                     kept.add(_key(char["c"], char["origin"]))
     return kept
+
+
+def _kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
+    """Whether extraction kept the traced glyph `char`, or the same character a fraction
+    of a point away: a glyph drawn several times over itself (fake bold, pdf.js's
+    bug900822.pdf) is traced each time and extracted once."""
+    c, x, y = _char_key(char)
+    if (c, x, y) in kept:
+        return True
+    reach = range(-_FAKE_BOLD_REACH, _FAKE_BOLD_REACH + 1)
+    return any((c, x + dx, y + dy) in kept for dx in reach for dy in reach)
 
 
 def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
