@@ -11,6 +11,7 @@ behind it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import pymupdf
@@ -460,12 +461,22 @@ class Painters:
 
 
 def _uses_blend_modes(doc: pymupdf.Document) -> bool:
-    """Some graphics state of the document paints with a blend mode other than Normal."""
+    """Some graphics state of the document paints with a blend mode other than Normal,
+    in an object of its own or inline in a resource dictionary (a highlight's appearance
+    stream, pdf.js's issue15012.pdf)."""
     for xref in range(1, doc.xref_length()):
-        kind, value = doc.xref_get_key(xref, "BM")
-        if kind != "null" and value not in ("/Normal", "/Compatible"):
-            return True
+        try:
+            source = doc.xref_object(xref, compressed=True)
+        except mupdf.FzErrorBase:
+            continue  # a damaged entry: no object there
+        if "/BM" in source:
+            for mode in _BLEND_MODE.findall(source):
+                if set(re.findall(r"/(\w+)", mode)) - {"Normal", "Compatible"}:
+                    return True
     return False
+
+
+_BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 
 
 def _is_rectangle(drawing: dict) -> bool:

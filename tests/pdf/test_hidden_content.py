@@ -277,19 +277,23 @@ def test_pdf_with_only_an_owner_password_is_released_unencrypted_with_its_text(
     assert verify(pdf, output, []).ok
 
 
-def _highlighted_page(cover_too: bool, rotation: int = 0) -> bytes:
+def _highlighted_page(cover_too: bool, rotation: int = 0, *, inline: bool = False) -> bytes:
     """Words under an Acrobat-style highlighter: a yellow rectangle in Multiply blend
-    mode, painted after the text. With `cover_too`, a white box (Normal blend) also
-    covers a canary on the same page."""
+    mode, painted after the text, its graphics state an object of its own or `inline` in
+    the resources (as in a highlight annotation's appearance, pdf.js's issue15012.pdf).
+    With `cover_too`, a white box (Normal blend) also covers a canary on the same page."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=300)
     page.insert_text((20, 40), "Highlighted words here", fontsize=11)
     if cover_too:
         page.insert_text((20, 100), "CANARYunderwhitebox", fontsize=11)
-    multiply = doc.get_new_xref()
-    doc.update_object(multiply, "<</Type/ExtGState/BM/Multiply>>")
+    multiply = "<</Type/ExtGState/BM/Multiply>>"
+    if not inline:
+        xref = doc.get_new_xref()
+        doc.update_object(xref, multiply)
+        multiply = f"{xref} 0 R"
     resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
-    doc.xref_set_key(resources, "ExtGState", f"<</GSM {multiply} 0 R>>")
+    doc.xref_set_key(resources, "ExtGState", f"<</GSM {multiply}>>")
     content = page.get_contents()[-1]  # painted after all the text
     stream = doc.xref_stream(content) + b"\nq /GSM gs 1 1 0 rg 18 255 100 15 re f Q\n"
     if cover_too:
@@ -299,9 +303,11 @@ def _highlighted_page(cover_too: bool, rotation: int = 0) -> bytes:
     return doc.tobytes()
 
 
-@pytest.mark.parametrize("rotation", [0, 90])
-def test_words_under_a_multiply_highlighter_are_seen_and_released(rotation: int) -> None:
-    pdf = _highlighted_page(cover_too=False, rotation=rotation)
+@pytest.mark.parametrize(("rotation", "inline"), [(0, False), (90, False), (0, True)])
+def test_words_under_a_multiply_highlighter_are_seen_and_released(
+    rotation: int, inline: bool
+) -> None:
+    pdf = _highlighted_page(cover_too=False, rotation=rotation, inline=inline)
 
     assert find_hidden(pdf) == []
     output = sanitize(burn_in(pdf, []))
