@@ -272,8 +272,8 @@ def _glyph_kind(
         return COVERED
     if colour is None:
         return None
-    background = painters.background(rect, seqno) if painters is not None else WHITE
-    if background is not None and _same_colour(colour, background):
+    backgrounds = painters.backgrounds(rect, seqno) if painters is not None else [WHITE]
+    if backgrounds is not None and all(_same_colour(colour, b) for b in backgrounds):
         return SAME_COLOUR
     return None
 

@@ -86,10 +86,12 @@ class PaintLog(mupdf.FzDevice2):
         self._clips: list[Quad | None] = []  # None: not a rectangle
         self._defining_masks = 0  # depth of soft masks whose content is being drawn
         # Seqnos of fills, images and shadings that hide nothing under them: painted
-        # translucent, or drawing a soft mask's content, which is not painted on the page
-        # (a drop shadow's mask image over a heading, pdf.js's issue14297.pdf). What a
-        # soft mask lets through is not known, so paint through one still covers.
-        self.see_through: set[int] = set()
+        # translucent (`see_through`, with their opacity), or drawing a soft mask's
+        # content (`mask_content`), which is not painted on the page at all (a drop
+        # shadow's mask image over a heading, pdf.js's issue14297.pdf). What a soft mask
+        # lets through is not known, so paint through one still covers.
+        self.see_through: dict[int, float] = {}
+        self.mask_content: set[int] = set()
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -149,8 +151,10 @@ class PaintLog(mupdf.FzDevice2):
 
     def _logged(self, kind: str, box: Quad, alpha: float = 1.0) -> Quad:
         """Log a painting operation; what it can reach."""
-        if alpha < OPAQUE or self._defining_masks:
-            self.see_through.add(len(self.log))
+        if self._defining_masks:
+            self.mask_content.add(len(self.log))
+        elif alpha < OPAQUE:
+            self.see_through[len(self.log)] = alpha
         reach = clamp_to(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
         self.log.append((kind, box))
         self.reach.append(reach)
@@ -369,13 +373,17 @@ def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: fl
 
 
 class Painters:
-    """The opaque fills and images of a page, in painting order."""
+    """The opaque fills and images of a page, in painting order (`shapes`), and all that
+    lies under text, for its background (`backgrounds`)."""
 
     def __init__(self, page: pymupdf.Page, paint: PaintLog) -> None:
         self.page = page
         log = paint.log
         self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
+        # (seqno, reach, colour or None when unknown, opacity, exact): fills that are no
+        # rectangle (`exact` false: the box overstates them) or translucent count too.
+        self._grounds: list[tuple[int, Quad, tuple[float, float, float] | None, float, bool]] = []
         fills = {}
         if any(kind == "fill-path" for kind, _ in log):
             for drawing in page.get_drawings():
@@ -387,19 +395,22 @@ class Painters:
             else set()
         )
         for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
-            if seqno in paint.see_through:
+            if seqno in paint.mask_content:
                 continue
+            translucent = seqno in paint.see_through
             if kind == "fill-path":
                 drawing = fills.get(seqno)
-                if drawing is None or (drawing.get("fill_opacity") or 1.0) < OPAQUE:
+                if drawing is None:
                     continue
-                if not _is_rectangle(drawing):
-                    continue  # a curve or polygon: its bounding box overstates it
-                self.shapes.append((seqno, reach, to_rgb(drawing["fill"]), False))
-            elif kind == "fill-image" and rounded(bbox) not in masked:
-                self.shapes.append((seqno, reach, None, True))
-            elif kind == "fill-shade":
-                self.shapes.append((seqno, reach, None, False))
+                colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
+                opacity = paint.see_through.get(seqno, 1.0)
+                self._grounds.append((seqno, reach, colour, opacity, exact))
+                if opacity >= OPAQUE and exact:
+                    self.shapes.append((seqno, reach, colour, False))
+            elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
+                self._grounds.append((seqno, reach, None, 1.0, True))
+                if not translucent:
+                    self.shapes.append((seqno, reach, None, kind == "fill-image"))
 
     def covered(self, rect: Quad, seqno: int, *, whole: bool = False) -> bool:
         share = 1.0 if whole else COVERED_SHARE
@@ -451,13 +462,44 @@ class Painters:
             for _, shape, _, is_image in self.shapes
         )
 
-    def background(self, rect: Quad, seqno: int) -> tuple[float, float, float] | None:
-        """The colour behind `rect`: the last opaque fill painted before it, white for
-        the bare page, None when it is an image or a shading (colour unknown)."""
-        for earlier, shape, colour, _ in reversed(self.shapes):
-            if earlier < seqno and contains_point(shape, centre(rect)):
-                return colour
-        return WHITE
+    def backgrounds(self, rect: Quad, seqno: int) -> list[tuple[float, float, float]] | None:
+        """The colours that may lie behind `rect`, from what was painted before `seqno`:
+        white for the bare page, the last opaque rectangle's colour, a translucent fill
+        blended over what lies under it, and both where a fill that is no rectangle may
+        or may not reach `rect` (a rounded box under white text, pdf.js's
+        issue15372.pdf); None when an image or a shading lies behind it (unknown)."""
+        point = centre(rect)
+        possible: list[tuple[float, float, float]] | None = [WHITE]
+        for earlier, reach, colour, opacity, exact in self._grounds:
+            if earlier >= seqno:
+                break
+            if not contains_point(reach, point):
+                continue
+            if colour is None:
+                possible = None
+            elif opacity >= OPAQUE and exact:
+                possible = [colour]
+            elif possible is not None:
+                tinted = [_blended(colour, opacity, under) for under in possible]
+                possible = list(dict.fromkeys(tinted if exact else possible + tinted))
+                if len(possible) > _MAX_BACKGROUNDS:
+                    possible = None
+        return possible
+
+
+# Beyond this many possible backgrounds (stacked fills that are no rectangles), the
+# colour behind a glyph counts as unknown.
+_MAX_BACKGROUNDS = 8
+
+
+def _blended(
+    colour: tuple[float, float, float], opacity: float, under: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    return (
+        round(opacity * colour[0] + (1 - opacity) * under[0], 3),
+        round(opacity * colour[1] + (1 - opacity) * under[1], 3),
+        round(opacity * colour[2] + (1 - opacity) * under[2], 3),
+    )
 
 
 def _uses_blend_modes(doc: pymupdf.Document) -> bool:

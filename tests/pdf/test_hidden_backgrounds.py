@@ -1,0 +1,59 @@
+"""White text on a coloured box that is no rectangle, or on a translucent one, is seen.
+The background behind a glyph was the last opaque rectangle painted before it, or the
+bare page: white text on a rounded blue box (a slide's title, pdf.js's issue15372.pdf)
+was taken for white on white, cut, and the gate refused the release. A fill that may
+not reach the glyph (its box overstates it) now counts both ways, and a translucent
+fill is blended over what lies under it; text hidden either way is still found."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.hidden import SAME_COLOUR, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+BLUE = b"0.267 0.447 0.769"
+WHITE = b"1 1 1"
+# A box with rounded corners around the title, in PDF space (y up).
+ROUNDED = (
+    b"80 560 m 80 700 l 80 711 89 720 100 720 c 500 720 l 511 720 520 711 520 700 c"
+    b" 520 580 l 520 569 511 560 500 560 c 100 560 l 89 560 80 569 80 580 c h f"
+)
+RECTANGLE = b"80 560 440 160 re f"
+
+
+def title_on_a_box(fill: bytes, box: bytes, *, opacity: float = 1.0) -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Quarterly review", fontsize=12)
+    kind, resources = doc.xref_get_key(page.xref, "Resources")
+    assert kind == "xref"
+    doc.xref_set_key(int(resources.split()[0]), "ExtGState", f"<</Box<</ca {opacity}>>>>")
+    xref = page.get_contents()[0]
+    doc.update_stream(
+        xref,
+        doc.xref_stream(xref)
+        + b"\nq /Box gs " + fill + b" rg " + box + b" Q"
+        + b" BT 1 1 1 rg /helv 40 Tf 120 620 Td (Layer) Tj ET\n",
+    )  # fmt: skip
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize(("box", "opacity"), [(ROUNDED, 1.0), (RECTANGLE, 0.6), (ROUNDED, 0.6)])
+def test_white_text_on_a_blue_box_is_seen_and_releases(box: bytes, opacity: float) -> None:
+    pdf = title_on_a_box(BLUE, box, opacity=opacity)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "Layer" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
+
+
+@pytest.mark.parametrize(("box", "opacity"), [(ROUNDED, 1.0), (RECTANGLE, 0.6), (ROUNDED, 0.6)])
+def test_white_text_on_a_white_box_is_still_white_on_white(box: bytes, opacity: float) -> None:
+    pdf = title_on_a_box(WHITE, box, opacity=opacity)
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "Layer")]
