@@ -88,11 +88,15 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
         if doc.needs_pass:
             raise PdfRejected("encrypted", "the PDF needs a password to open")
         permission_flags = bool(doc.is_encrypted or doc.metadata.get("encryption"))
-        if doc.page_count == 0:
+        try:
+            page_count = doc.page_count
+        except Exception as exc:  # a page count MuPDF refuses (/Count 9999999999)
+            raise PdfRejected("malformed", "the PDF's page tree cannot be read") from exc
+        if page_count == 0:
             raise PdfRejected("malformed", "the PDF has no pages")
-        if doc.page_count > max_pages:
+        if page_count > max_pages:
             raise PdfRejected(
-                "too_many_pages", f"the PDF has {doc.page_count} pages; the limit is {max_pages}"
+                "too_many_pages", f"the PDF has {page_count} pages; the limit is {max_pages}"
             )
         repaired = bool(doc.is_repaired)
         if repaired:
@@ -105,7 +109,7 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
             if not all(ROUTINE_REPAIR_MESSAGE.fullmatch(m) for m in messages):
                 raise PdfRejected("malformed", "the PDF is damaged (truncated or corrupt)")
         return OpenCheck(
-            page_count=doc.page_count, repaired=repaired, permission_flags=permission_flags
+            page_count=page_count, repaired=repaired, permission_flags=permission_flags
         )
 
 

@@ -55,3 +55,28 @@ def test_a_file_cut_off_inside_its_objects_is_refused():
         open_check(pdf[: int(len(pdf) * 0.97)], max_pages=10)
 
     assert refused.value.code == "malformed"
+
+
+def test_a_page_tree_claiming_more_pages_than_can_be_counted_is_refused_as_malformed():
+    """poppler's bug 67295 (in pdf.js's corpus): /Count 9999999999. Reading the page
+    count raised and admission crashed instead of refusing."""
+    objects = [
+        b"<</Type/Catalog/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[3 0 R]/Count 9999999999>>",
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>",
+    ]
+    pdf = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(pdf)
+    pdf += b"xref\n0 4\n0000000000 65535 f \n"
+    pdf += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pdf += b"trailer\n<</Size 4/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % xref
+
+    with pytest.raises(PdfRejected) as refused:
+        open_check(pdf, max_pages=10)
+
+    assert refused.value.code == "malformed"
+    assert "page tree" in str(refused.value)
