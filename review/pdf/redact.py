@@ -81,7 +81,8 @@ def _burn_in_prepare(
         # leaves stale or empty, so draw them from the values first.
         for page in doc:
             for widget in page.widgets():
-                widget.update()
+                if not widget.rect.is_empty:  # a field of no size shows nothing
+                    widget.update()
     doc.bake(annots=True, widgets=True)
     return per_page
 

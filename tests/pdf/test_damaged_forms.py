@@ -1,0 +1,71 @@
+"""Damaged forms from the field still go through detection and burn-in.
+
+- A form whose fields' parents run in a cycle: PyMuPDF cannot list such a page's widgets
+  ("Cycle in field parents"), and detection failed on the whole document (pdf.js's
+  issue12963.pdf, a scanned tax form); each widget's value is read off its own
+  dictionary instead, and lands on the widget's rectangle as before.
+- A form that asks viewers to draw its fields, with a field of no size (an XFA form's
+  signature field, pdf.js's xfa_filled_imm1344e.pdf): drawing it failed ("bad rect")
+  and burn-in crashed.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.detect import DetectionPolicy, detect
+from review.pdf.geometry import normalize
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit import corpus
+
+
+def with_cyclic_field_parents(pdf: bytes) -> bytes:
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    (widget,) = [xref for xref, kind, _ in doc[0].annot_xrefs() if kind == pymupdf.PDF_ANNOT_WIDGET]
+    parent = doc.get_new_xref()
+    doc.update_object(parent, f"<</FT/Tx/T(outer)/Kids[{widget} 0 R]/Parent {widget} 0 R>>")
+    doc.xref_set_key(widget, "Parent", f"{parent} 0 R")
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_widget_of_a_form_with_cyclic_parents_is_read_on_its_rectangle(rotation: int) -> None:
+    pdf = with_cyclic_field_parents(corpus.annotated(rotation).pdf)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    with pytest.raises(pymupdf.mupdf.FzErrorFormat, match="Cycle in field parents"):
+        list(page.widgets())
+
+    marks = detect(pdf, DetectionPolicy(salt=b"salt")).marks
+
+    (box,) = [m.box for m in marks if (m.source, m.category) == ("widget", "ssn")]
+    assert box == pytest.approx(normalize(page, corpus.WIDGET_RECT), abs=1e-5)
+
+
+def form_with_a_field_of_no_size() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for name, value in (("applicant", "Jane Roe"), ("signature", "")):
+        widget = pymupdf.Widget()
+        widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+        widget.field_name = name
+        widget.field_value = value
+        widget.rect = pymupdf.Rect(72, 72, 300, 92)
+        page.add_widget(widget)
+    signature = page.annot_xrefs()[-1][0]
+    doc.xref_set_key(signature, "Rect", "[0 792 0 792]")
+    catalog = doc.pdf_catalog()
+    doc.xref_set_key(catalog, "AcroForm/NeedAppearances", "true")
+    return doc.tobytes()
+
+
+def test_a_form_drawn_from_its_values_with_a_field_of_no_size_burns_in() -> None:
+    pdf = form_with_a_field_of_no_size()
+    assert pymupdf.open(stream=pdf, filetype="pdf").need_appearances()
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert "Jane Roe" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
