@@ -97,7 +97,7 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
     for xref in sorted(streams):
         try:
             data = doc.xref_stream(xref)
-        except mupdf.FzErrorBase:
+        except (RuntimeError, mupdf.FzErrorBase):
             continue  # damaged: MuPDF draws nothing of it either
         if data and _QUOTE_AFTER_STRING.search(data):
             spelled = quotes_spelled_out(data)
@@ -136,5 +136,5 @@ def _is_form(doc: pymupdf.Document, xref: int) -> bool:
     reference table that points at no object (pdf.js's issue15053.pdf)."""
     try:
         return doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref)
-    except mupdf.FzErrorBase:
+    except (RuntimeError, mupdf.FzErrorBase):
         return False

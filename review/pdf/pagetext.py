@@ -185,7 +185,7 @@ def annotation_texts(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf.Rect, st
                 yield value, annot.rect, SOURCE_ANNOTATION
     try:
         widgets = [(widget.field_value, widget.rect) for widget in page.widgets()]
-    except mupdf.FzErrorBase:
+    except (RuntimeError, mupdf.FzErrorBase):
         widgets = list(_widget_values_as_written(page))
     for value, rect in widgets:
         if isinstance(value, str) and value.strip() and value not in ("Off",):

@@ -509,7 +509,7 @@ def _uses_blend_modes(doc: pymupdf.Document) -> bool:
     for xref in range(1, doc.xref_length()):
         try:
             source = doc.xref_object(xref, compressed=True)
-        except mupdf.FzErrorBase:
+        except (RuntimeError, mupdf.FzErrorBase):
             continue  # a damaged entry: no object there
         if "/BM" in source:
             for mode in _BLEND_MODE.findall(source):

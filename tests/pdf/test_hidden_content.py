@@ -26,6 +26,7 @@ from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit import hidden_corpus
+from testkit.damage import with_a_dangling_xref_entry
 from testkit.hidden_corpus import HiddenCase
 from testkit.leak_corpus import text_document
 from tests.pdf.test_redact import assert_canary_absent
@@ -313,6 +314,18 @@ def test_words_under_a_multiply_highlighter_are_seen_and_released(
     output = sanitize(burn_in(pdf, []))
     assert "Highlighted words here" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
     assert verify(pdf, output, []).ok
+
+
+def test_a_dangling_cross_reference_entry_does_not_stop_the_look_for_blend_modes() -> None:
+    """pdf.js's prefilled_f1040.pdf: looking for a blend mode under a white box, every
+    object is read, and detection failed on the whole document."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.insert_text((20, 40), "CANARYunderwhitebox", fontsize=11)
+    page.draw_rect(pymupdf.Rect(18, 28, 150, 44), color=None, fill=(1, 1, 1))
+    pdf = with_a_dangling_xref_entry(doc)
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [("covered", "CANARYunderwhitebox")]
 
 
 @pytest.mark.parametrize("rotation", [0, 90])

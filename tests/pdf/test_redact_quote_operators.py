@@ -8,8 +8,6 @@ bug1337429.pdf). Burn-in and sanitize write those operators out first.
 
 from __future__ import annotations
 
-import re
-
 import pymupdf
 import pytest
 
@@ -18,6 +16,7 @@ from review.pdf.geometry import Box
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.damage import with_a_dangling_xref_entry
 
 LINES = (
     b"BT 1 0 0 1 72 700 Tm 14 TL /F1 11 Tf (Dear Ms. O'Brien,) ' (the file is ready.) '"
@@ -68,18 +67,7 @@ def test_a_cross_reference_entry_that_points_at_no_object_is_passed_over() -> No
     """pdf.js's issue15053.pdf: MuPDF opens and draws it; looking the entry up fails."""
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "Hello there")
-    raw = doc.tobytes(garbage=0, expand=255)
-    table = re.search(rb"xref\n0 (\d+)\n", raw)
-    assert table is not None
-    size = int(table[1])
-    trailer = raw.index(b"trailer", table.end())
-    broken = (
-        raw[: table.start()]
-        + b"xref\n0 %d\n" % (size + 1)
-        + raw[table.end() : trailer]
-        + b"0000000009 00000 n \n"  # inside the header comment: no object there
-        + raw[trailer:]
-    ).replace(b"/Size %d" % size, b"/Size %d" % (size + 1))
+    broken = with_a_dangling_xref_entry(doc)
 
     output = sanitize(burn_in(broken, []))
 
