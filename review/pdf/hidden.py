@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import Quad, area_of, intersects, quad, within
-from review.pdf.paintlog import TINY_PT, WHITE, Painters, PaintLog, to_rgb
+from review.pdf.geometry import Quad, area_of, intersects, quad, rounded, within
+from review.pdf.painters import Painters, to_rgb
+from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
 
 OUTSIDE_CROP_BOX = "outside_crop_box"
 COVERED = "covered"
@@ -211,17 +212,54 @@ def analyse_page(
                 hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno))
         if seen:
             visible.append(_Span(box, tuple(seen)))
-    for seqno, (kind, bbox) in enumerate(log):
-        if kind != "fill-image":
-            continue
-        rect = quad(bbox)
+    images = [(seqno, quad(bbox)) for seqno, (kind, bbox) in enumerate(log) if kind == "fill-image"]
+    hidden_images = []
+    for seqno, rect in images:
         if not intersects(rect, area):
-            hidden.append(HiddenGlyph(OUTSIDE_CROP_BOX, rect, "", seqno))
+            hidden_images.append(HiddenGlyph(OUTSIDE_CROP_BOX, rect, "", seqno))
         elif painters is not None and painters.covered(rect, seqno, whole=True):
-            hidden.append(HiddenGlyph(COVERED, rect, "", seqno))
+            hidden_images.append(HiddenGlyph(COVERED, rect, "", seqno))
+    if hidden_images:
+        objects = _image_objects(page)
+        shown = _images_seen_whole(objects, images, area, painters)
+        hidden.extend(g for g in hidden_images if _image_at(objects, g.rect) not in shown)
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page))
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
+
+
+def _images_seen_whole(
+    objects: dict[Quad, set[int]],
+    images: list[tuple[int, Quad]],
+    area: Quad,
+    painters: Painters | None,
+) -> set[int]:
+    """The image objects the page also draws where they are seen whole: inside the crop
+    box, nothing painted over them later. Another placement of such an image hides
+    nothing a reader did not see (a chart's hatching tiles, some under its bars, pdf.js's
+    tracemonkey.pdf; a logo drawn twice)."""
+    return {
+        xref
+        for seqno, rect in images
+        if within(rect, area)
+        and (painters is None or not painters.painted_over(rect, seqno))
+        and (xref := _image_at(objects, rect))
+    }
+
+
+def _image_objects(page: pymupdf.Page) -> dict[Quad, set[int]]:
+    """The objects of the images the page draws, by their rounded boxes."""
+    objects: dict[Quad, set[int]] = {}
+    for info in page.get_image_info(xrefs=True):
+        objects.setdefault(rounded(quad(info["bbox"])), set()).add(info["xref"])
+    return objects
+
+
+def _image_at(objects: dict[Quad, set[int]], rect: Quad) -> int:
+    """The object of the image drawn at `rect`; 0 for an inline image, or when images
+    of different objects are drawn there (which one is not known)."""
+    xrefs = objects.get(rounded(rect), set())
+    return next(iter(xrefs)) if len(xrefs) == 1 else 0
 
 
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:

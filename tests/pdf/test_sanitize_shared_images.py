@@ -6,6 +6,7 @@ release (pdf.js's issue1350.pdf, a voucher whose logo sits above page 1)."""
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from review.pdf.hidden import OUTSIDE_CROP_BOX, find_hidden
 from review.pdf.redact import burn_in
@@ -62,3 +63,34 @@ def test_a_hidden_placement_another_image_overlaps_is_left_for_the_gate() -> Non
 
     assert len(_placements(output)[0]) == 2  # removing one would remove the other
     assert verify(pdf, output, []).codes() == {"unseen_content"}
+
+
+def tiled_chart(*, cover_all: bool = False) -> bytes:
+    """A chart's hatching: one tile image drawn at three places; a black bar is painted
+    over the first (and, with `cover_all`, over the other two only in part)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=400)
+    page.insert_text((50, 40), "Speedup by benchmark", fontsize=11)
+    xref = page.insert_image(pymupdf.Rect(50, 100, 70, 110), stream=_logo())
+    for x in (150, 250):
+        page.insert_image(pymupdf.Rect(x, 100, x + 20, 110), xref=xref)
+    page.draw_rect(pymupdf.Rect(45, 95, 75, 115), color=None, fill=(0, 0, 0))
+    if cover_all:
+        page.draw_rect(pymupdf.Rect(145, 95, 160, 115), color=None, fill=(0, 0, 0))
+        page.draw_rect(pymupdf.Rect(245, 95, 260, 115), color=None, fill=(0, 0, 0))
+    return doc.tobytes()
+
+
+def test_a_covered_copy_of_an_image_the_page_shows_whole_elsewhere_hides_nothing() -> None:
+    pdf = tiled_chart()
+
+    assert find_hidden(pdf) == []
+    assert verify(pdf, sanitize(burn_in(pdf, [])), []).ok
+
+
+def test_a_covered_image_shown_elsewhere_only_in_part_is_still_covered() -> None:
+    pdf = tiled_chart(cover_all=True)
+
+    assert [(f.kind, f.rect) for f in find_hidden(pdf)] == [
+        ("covered", pytest.approx((50, 100, 70, 110)))
+    ]

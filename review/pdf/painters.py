@@ -1,0 +1,220 @@
+"""The opaque fills and images of a page and what lies under its text (Django-free),
+from the page's paint log (`paintlog.PaintLog`): what covers a glyph, what colour lies
+behind it, whether a highlighter's fill lets it show through. `hidden` asks these for
+pages the paint log could not settle as plain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pymupdf
+from pymupdf import mupdf
+
+from review.pdf.geometry import (
+    Quad,
+    area_of,
+    centre,
+    contains_point,
+    intersects,
+    overlap,
+    quad,
+    rounded,
+)
+from review.pdf.paintlog import OPAQUE, WHITE, PaintLog
+
+# Share of a glyph's box a later opaque shape must cover to hide it.
+COVERED_SHARE = 0.9
+# A fill hides a glyph only if the rendered area has the fill's colour (within this
+# many levels of 255) but for this share of its pixels (anti-aliased edges).
+SHOW_THROUGH_DELTA = 48
+SHOW_THROUGH_SHARE = 0.02
+
+
+class Painters:
+    """The opaque fills and images of a page, in painting order (`shapes`), and all that
+    lies under text, for its background (`backgrounds`)."""
+
+    def __init__(self, page: pymupdf.Page, paint: PaintLog) -> None:
+        self.page = page
+        log = paint.log
+        self._blending: bool | None = None
+        self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
+        # (seqno, reach, colour or None when unknown, opacity, exact): fills that are no
+        # rectangle (`exact` false: the box overstates them) or translucent count too.
+        self._grounds: list[tuple[int, Quad, tuple[float, float, float] | None, float, bool]] = []
+        fills = {}
+        if any(kind == "fill-path" for kind, _ in log):
+            for drawing in page.get_drawings():
+                if drawing.get("fill") is not None:
+                    fills[drawing["seqno"]] = drawing
+        masked = (
+            {rounded(quad(i["bbox"])) for i in page.get_image_info() if i.get("has-mask")}
+            if any(kind == "fill-image" for kind, _ in log)
+            else set()
+        )
+        for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
+            if seqno in paint.mask_content:
+                continue
+            translucent = seqno in paint.see_through
+            if kind == "fill-path":
+                drawing = fills.get(seqno)
+                if drawing is None:
+                    continue
+                colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
+                opacity = paint.see_through.get(seqno, 1.0)
+                self._grounds.append((seqno, reach, colour, opacity, exact))
+                if opacity >= OPAQUE and exact:
+                    self.shapes.append((seqno, reach, colour, False))
+            elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
+                self._grounds.append((seqno, reach, None, 1.0, True))
+                if not translucent:
+                    self.shapes.append((seqno, reach, None, kind == "fill-image"))
+
+    def covered(self, rect: Quad, seqno: int, *, whole: bool = False) -> bool:
+        share = 1.0 if whole else COVERED_SHARE
+        area = area_of(rect)
+        return any(
+            later > seqno
+            and overlap(rect, shape) >= share * area
+            and not (colour is not None and self._shows_through(rect, shape, colour))
+            for later, shape, colour, _ in self.shapes
+        )
+
+    def _shows_through(self, rect: Quad, shape: Quad, colour: tuple[float, float, float]) -> bool:
+        """Whether what lies under an opaque fill still shows: a highlighter's rectangle
+        painted in Multiply blend mode hides nothing. MuPDF reports no blend mode per
+        fill, so when the document uses one, the page is rendered where the fill lies
+        over the glyph and the glyph counts as covered only if every pixel there has the
+        fill's colour."""
+        if self._blending is None:
+            self._blending = _uses_blend_modes(self.page.parent)
+        if not self._blending:
+            return False
+        clip = (
+            pymupdf.Rect(
+                max(rect[0], shape[0]),
+                max(rect[1], shape[1]),
+                min(rect[2], shape[2]),
+                min(rect[3], shape[3]),
+            )
+            * self.page.rotation_matrix  # rendering works on the page as shown
+        )
+        pix = self.page.get_pixmap(clip=clip, dpi=144, alpha=False, colorspace=pymupdf.csRGB)
+        fill = [round(channel * 255) for channel in colour]
+        samples, stride = pix.samples, pix.n
+        off = sum(
+            1
+            for i in range(0, len(samples), stride)
+            if max(abs(samples[i + c] - fill[c]) for c in range(3)) > SHOW_THROUGH_DELTA
+        )
+        return off > SHOW_THROUGH_SHARE * (len(samples) // stride)
+
+    def painted_over(self, box: Quad, seqno: int) -> bool:
+        """A fill, image or shading painted after `seqno` meets `box`."""
+        return any(later > seqno and intersects(box, shape) for later, shape, _, _ in self.shapes)
+
+    def untouched(self, box: Quad) -> bool:
+        """No fill, image or shading anywhere over or under `box`."""
+        return not any(intersects(box, shape) for _, shape, _, _ in self.shapes)
+
+    def on_image(self, rect: Quad) -> bool:
+        """`rect` lies on an image, painted before or after it (OCR tools do both)."""
+        return any(
+            is_image and contains_point(shape, centre(rect))
+            for _, shape, _, is_image in self.shapes
+        )
+
+    def backgrounds(self, rect: Quad, seqno: int) -> list[tuple[float, float, float]] | None:
+        """The colours that may lie behind `rect`, from what was painted before `seqno`:
+        white for the bare page, the last opaque rectangle's colour, a translucent fill
+        blended over what lies under it, and both where a fill that is no rectangle may
+        or may not reach `rect` (a rounded box under white text, pdf.js's
+        issue15372.pdf); None when an image or a shading lies behind it (unknown)."""
+        point = centre(rect)
+        possible: list[tuple[float, float, float]] | None = [WHITE]
+        for earlier, reach, colour, opacity, exact in self._grounds:
+            if earlier >= seqno:
+                break
+            if not contains_point(reach, point):
+                continue
+            if colour is None:
+                possible = None
+            elif opacity >= OPAQUE and exact:
+                possible = [colour]
+            elif possible is not None:
+                tinted = [_blended(colour, opacity, under) for under in possible]
+                possible = list(dict.fromkeys(tinted if exact else possible + tinted))
+                if len(possible) > _MAX_BACKGROUNDS:
+                    possible = None
+        return possible
+
+
+# Beyond this many possible backgrounds (stacked fills that are no rectangles), the
+# colour behind a glyph counts as unknown.
+_MAX_BACKGROUNDS = 8
+
+
+def _blended(
+    colour: tuple[float, float, float], opacity: float, under: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    return (
+        round(opacity * colour[0] + (1 - opacity) * under[0], 3),
+        round(opacity * colour[1] + (1 - opacity) * under[1], 3),
+        round(opacity * colour[2] + (1 - opacity) * under[2], 3),
+    )
+
+
+def _uses_blend_modes(doc: pymupdf.Document) -> bool:
+    """Some graphics state of the document paints with a blend mode other than Normal,
+    in an object of its own or inline in a resource dictionary (a highlight's appearance
+    stream, pdf.js's issue15012.pdf)."""
+    for xref in range(1, doc.xref_length()):
+        try:
+            source = doc.xref_object(xref, compressed=True)
+        except (RuntimeError, mupdf.FzErrorBase):
+            continue  # a damaged entry: no object there
+        if "/BM" in source:
+            for mode in _BLEND_MODE.findall(source):
+                if set(re.findall(r"/(\w+)", mode)) - {"Normal", "Compatible"}:
+                    return True
+    return False
+
+
+_BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
+
+
+def _is_rectangle(drawing: dict) -> bool:
+    items = drawing.get("items", ())
+    if all(item[0] in ("re", "qu") for item in items):
+        return True
+    # Four straight sides that close on the drawing's own box: a rectangle too.
+    rect = drawing["rect"]
+    points = [point for item in items if item[0] == "l" for point in item[1:3]]
+    return (
+        len(items) in (3, 4)
+        and all(item[0] == "l" for item in items)
+        and all(
+            (abs(p.x - rect.x0) < 0.5 or abs(p.x - rect.x1) < 0.5)
+            and (abs(p.y - rect.y0) < 0.5 or abs(p.y - rect.y1) < 0.5)
+            for p in points
+        )
+    )
+
+
+def to_rgb(colour: Sequence[float] | float | int | None) -> tuple[float, float, float]:
+    if colour is None:
+        return (0.0, 0.0, 0.0)
+    if isinstance(colour, int | float):  # sRGB packed as an int by some PyMuPDF calls
+        value = int(colour)
+        return ((value >> 16 & 255) / 255, (value >> 8 & 255) / 255, (value & 255) / 255)
+    values = tuple(float(v) for v in colour)
+    if len(values) == 1:
+        return (values[0], values[0], values[0])
+    if len(values) == 4:
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    if len(values) == 3:
+        return (values[0], values[1], values[2])
+    return (0.0, 0.0, 0.0)
