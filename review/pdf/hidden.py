@@ -62,6 +62,8 @@ SAME_COLOUR_DELTA = 0.03
 HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
+# The character of a key by origin alone (`_char_key`).
+UNKNOWN = ""
 # Quarter points (`_key`) within which a kept glyph stands for a traced one (`_kept`).
 _FAKE_BOLD_REACH = 4
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
@@ -332,7 +334,8 @@ def _clip_kept(
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for char in span["chars"]:
-                    kept.add(_key(char["c"], char["origin"]))
+                    key = _key(char["c"], char["origin"])
+                    kept.update((key, (UNKNOWN, *key[1:])))
     return kept
 
 
@@ -355,11 +358,11 @@ def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
 
 def _char_key(char: tuple) -> tuple[str, int, int]:
     """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
-    ligature's first letter at its origin ("ﬁ" as "f"), an unknown one as its glyph id."""
-    c, glyph = chr(char[0]), char[1]
-    if c == "\ufffd" and glyph >= 0:
-        c = chr(glyph)
-    return _key(_expanded(c)[0], char[2])
+    ligature's first letter at its origin ("ﬁ" as "f"). A character the font does not
+    map (U+FFFD) is keyed by its origin alone: extraction writes its character code,
+    which the trace does not give (a Wingdings tick, pdf.js's issue6127.pdf)."""
+    c = chr(char[0])
+    return _key(UNKNOWN if c == "\ufffd" else _expanded(c)[0], char[2])
 
 
 def _expanded(c: str) -> str:
