@@ -85,16 +85,18 @@ def is_operand(word: bytes) -> bool:
 
 
 def spell_out_quotes(doc: pymupdf.Document) -> None:
-    """Rewrite every page content stream and form XObject that shows text with "'" or
-    '"' (move to the next line, then show) as "T*" and "Tj" ('"' sets its word and
-    character spacing first with "Tw" and "Tc"): the same drawing. MuPDF 1.28's content
-    filter, run by every redaction of a page, turns the pending line move before such
-    an operator into "TD", which also sets the leading, so every later line lands
-    elsewhere, often off the page (pdf.js's bug1337429.pdf lost all its text to a
-    redaction in a corner)."""
-    streams = {xref for page in doc for xref in page.get_contents()}
-    streams.update(xref for xref in range(1, doc.xref_length()) if _is_form(doc, xref))
-    for xref in sorted(streams):
+    """Rewrite the content streams of every page, and the form XObjects they draw,
+    where they show text with "'" or '"' (move to the next line, then show), as "T*"
+    and "Tj" ('"' sets its word and character spacing first with "Tw" and "Tc"): the
+    same drawing. MuPDF 1.28's content filter, which every redaction and every save
+    that cleans content runs, turns the pending line move before such an operator into
+    "TD", which also sets the leading, so every later line lands elsewhere, often off
+    the page (pdf.js's bug1337429.pdf lost all its text)."""
+    streams = {}
+    for page in doc:
+        streams.update(dict.fromkeys(page.get_contents()))
+        streams.update(dict.fromkeys(form[0] for form in page.get_xobjects()))
+    for xref in streams:
         try:
             data = doc.xref_stream(xref)
         except (RuntimeError, mupdf.FzErrorBase):
@@ -129,12 +131,3 @@ def quotes_spelled_out(data: bytes) -> bytes:
         cursor = end
     out.append(data[cursor:])
     return b"".join(out)
-
-
-def _is_form(doc: pymupdf.Document, xref: int) -> bool:
-    """Whether object `xref` is a form XObject; false for an entry of a damaged cross-
-    reference table that points at no object (pdf.js's issue15053.pdf)."""
-    try:
-        return doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref)
-    except (RuntimeError, mupdf.FzErrorBase):
-        return False

@@ -74,7 +74,6 @@ def _burn_in_prepare(
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
     _drop_foreign_redactions(doc)
-    spell_out_quotes(doc)  # before any redaction (`content.spell_out_quotes`)
     if doc.need_appearances():
         # The form asks viewers to draw its fields from their values (/NeedAppearances):
         # what the reviewer saw. Baking takes the stored appearances, which such a form
@@ -84,6 +83,7 @@ def _burn_in_prepare(
                 if not widget.rect.is_empty:  # a field of no size shows nothing
                     widget.update()
     doc.bake(annots=True, widgets=True)
+    spell_out_quotes(doc)  # before any redaction or cleaning save
     return per_page
 
 

@@ -72,7 +72,7 @@ PAGE_KEYS = ("Annots", "AA", "Thumb", "PieceInfo", "Metadata", "B")
 def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
-        spell_out_quotes(doc)  # before any redaction (`content.spell_out_quotes`)
+        spell_out_quotes(doc)  # before any redaction or cleaning save
         _resources_on_pages(doc)
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:

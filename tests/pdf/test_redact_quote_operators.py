@@ -48,14 +48,17 @@ def test_quote_operators_are_written_out_as_the_operators_they_stand_for() -> No
     )
 
 
-@pytest.mark.parametrize("corner", [True, False])
-def test_a_mark_keeps_every_line_shown_with_a_quote_operator_in_place(corner: bool) -> None:
+@pytest.mark.parametrize("corner", [(0.95, 0.95, 1.0, 1.0), (0.0, 0.0, 0.05, 0.05), None])
+def test_a_release_keeps_every_line_shown_with_a_quote_operator_in_place(
+    corner: tuple[float, float, float, float] | None,
+) -> None:
+    """With a mark in a corner, or none: the save that cleans content runs the same
+    filter over every page."""
     pdf = quoted_page()
     before = _words(pdf)
     assert [w for w, _, _ in before][-4:] == ["words", "Signed:", "Ada", "Lovelace"]
     assert len({y for _, _, y in before}) == 4  # four lines
-    box = Box(0.95, 0.95, 1.0, 1.0) if corner else Box(0.0, 0.0, 0.05, 0.05)
-    marks = [RedactionMark(page=0, box=box, legal_reason="(b)(6)")]
+    marks = [RedactionMark(page=0, box=Box(*corner), legal_reason="(b)(6)")] if corner else []
 
     output = sanitize(burn_in(pdf, marks))
 
