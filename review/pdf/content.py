@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import pymupdf
 from pymupdf import mupdf
@@ -110,24 +111,36 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
 def quotes_spelled_out(data: bytes) -> bytes:
     """`data` with each "'" and '"' operator written out as "T*" and "Tj"."""
     out: list[bytes] = []
+    cursor = 0  # end of the previous operation
+    for op in operations(data):
+        if op.operator == b"'" and len(op.operands) == 1:
+            (text,) = op.operands
+            out.append(data[cursor : op.start] + b"T* " + text + b" Tj")
+        elif op.operator == b'"' and len(op.operands) == 3:
+            word, char, text = op.operands
+            out.append(data[cursor : op.start] + word + b" Tw " + char + b" Tc T* " + text + b" Tj")
+        else:
+            out.append(data[cursor : op.end])
+        cursor = op.end
+    out.append(data[cursor:])
+    return b"".join(out)
+
+
+class Operation(NamedTuple):
+    start: int  # of its first operand, or of the operator when it has none
+    end: int  # after the operator
+    operator: bytes
+    operands: list[bytes]
+
+
+def operations(data: bytes) -> Iterator[Operation]:
+    """The operations of a content stream, in order; what lies between them (white
+    space, comments) and any operands left without an operator at the end are not."""
     operands: list[tuple[int, int]] = []
-    cursor = 0  # start of the pending operation (operands + operator)
     for start, end, is_operator in lex(data):
         if not is_operator:
             operands.append((start, end))
             continue
-        op = data[start:end]
-        values = [data[a:b] for a, b in operands]
-        if op == b"'" and len(values) == 1:
-            out.append(data[cursor : operands[0][0]] + b"T* " + values[0] + b" Tj")
-        elif op == b'"' and len(values) == 3:
-            word, char, text = values
-            out.append(
-                data[cursor : operands[0][0]] + word + b" Tw " + char + b" Tc T* " + text + b" Tj"
-            )
-        else:
-            out.append(data[cursor:end])
+        first = operands[0][0] if operands else start
+        yield Operation(first, end, data[start:end], [data[a:b] for a, b in operands])
         operands = []
-        cursor = end
-    out.append(data[cursor:])
-    return b"".join(out)

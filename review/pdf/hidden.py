@@ -329,7 +329,7 @@ def _clip_kept(
     text = page.get_text("text", textpage=clipped)
     if len("".join(traced.split())) == len("".join(text.split())):
         return None
-    kept = set()
+    kept: set[tuple[str, int, int]] = set()
     for block in page.get_text("rawdict", textpage=clipped)["blocks"]:
         for line in block.get("lines", ()):
             for span in line["spans"]:

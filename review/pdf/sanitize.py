@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator
 
 import pymupdf
 
-from review.pdf.content import lex, spell_out_quotes
+from review.pdf.content import operations, spell_out_quotes
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
@@ -373,18 +373,13 @@ def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) 
     property name or inline dictionary).
     """
     out: list[bytes] = []
-    operands: list[tuple[int, int]] = []
     stack: list[bool] = []  # one entry per open BMC/BDC: is this section hidden?
-    cursor = 0  # start of the pending operation (operands + operator)
-    for start, end, is_operator in lex(data):
-        if not is_operator:
-            operands.append((start, end))
-            continue
-        op = data[start:end]
-        values = [data[a:b] for a, b in operands]
+    cursor = 0  # end of the previous operation
+    for operation in operations(data):
+        op, end = operation.operator, operation.end
         inside_hidden = any(stack)
         if op == b"BDC":
-            stack.append(hidden(values))
+            stack.append(hidden(operation.operands))
         elif op == b"BMC":
             stack.append(False)
         elif op == b"EMC":
@@ -400,7 +395,6 @@ def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) 
             pass  # hidden sections vanish with their markers
         else:
             out.append(data[cursor:end])
-        operands = []
         cursor = end
     out.append(data[cursor:])
     return b"".join(out)
