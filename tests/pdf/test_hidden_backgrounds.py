@@ -14,6 +14,7 @@ from review.pdf.hidden import SAME_COLOUR, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
 
 BLUE = b"0.267 0.447 0.769"
 WHITE = b"1 1 1"
@@ -29,15 +30,11 @@ def title_on_a_box(fill: bytes, box: bytes, *, opacity: float = 1.0) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 60), "Quarterly review", fontsize=12)
-    kind, resources = doc.xref_get_key(page.xref, "Resources")
-    assert kind == "xref"
-    doc.xref_set_key(int(resources.split()[0]), "ExtGState", f"<</Box<</ca {opacity}>>>>")
-    xref = page.get_contents()[0]
-    doc.update_stream(
-        xref,
-        doc.xref_stream(xref)
-        + b"\nq /Box gs " + fill + b" rg " + box + b" Q"
-        + b" BT 1 1 1 rg /helv 40 Tf 120 620 Td (Layer) Tj ET\n",
+    set_resource(page, "ExtGState", f"<</Box<</ca {opacity}>>>>")
+    append_content(
+        page,
+        b"q /Box gs " + fill + b" rg " + box + b" Q"
+        + b" BT 1 1 1 rg /helv 40 Tf 120 620 Td (Layer) Tj ET",
     )  # fmt: skip
     return doc.tobytes()
 

@@ -11,6 +11,7 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_through_a_clip_that_cuts_nothing
 
 OFFSETS = [(0.0, 0.0), (0.16, 0.0), (0.0, 0.32), (0.16, 0.32)]
 
@@ -25,17 +26,7 @@ def fake_bold_page() -> bytes:
         for i, letter in enumerate("Test")
         for dx, dy in OFFSETS
     )
-    xref = page.get_contents()[0]
-    doc.update_stream(
-        xref,
-        doc.xref_stream(xref)
-        # Through a clip that is no rectangle (nor cuts anything), so the page is not
-        # settled as plain and its glyphs are classified one by one.
-        + b"\nq 0 0 m 612 0 l 612 792 l 0 792 l 10 400 l h W n"
-        + b" BT /helv 25 Tf "
-        + shows
-        + b"ET Q\n",
-    )
+    append_through_a_clip_that_cuts_nothing(page, b"BT /helv 25 Tf " + shows + b"ET")
     return doc.tobytes()
 
 

@@ -12,6 +12,7 @@ from review.pdf.hidden import COVERED, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
 
 HEADING = pymupdf.Rect(60, 80, 360, 110)  # where the heading's words lie
 
@@ -41,19 +42,10 @@ def masked_shadow(fill: pymupdf.Rect) -> bytes:
     )
     # PDF space: y up. The image covers the heading (792 - 110 = 682 to 712).
     doc.update_stream(form, b"q 300 0 0 30 60 682 cm /I0 Do Q")
-    kind, resources = doc.xref_get_key(page.xref, "Resources")
-    assert kind == "xref"
-    doc.xref_set_key(
-        int(resources.split()[0]),
-        "ExtGState",
-        f"<</Shadow<</SMask<</S/Luminosity/G {form} 0 R>>>>>>",
-    )
+    set_resource(page, "ExtGState", f"<</Shadow<</SMask<</S/Luminosity/G {form} 0 R>>>>>>")
     y = 792 - fill.y1
     rect = b"%g %g %g %g re" % (fill.x0, y, fill.width, fill.height)
-    contents = page.get_contents()[0]
-    doc.update_stream(
-        contents, doc.xref_stream(contents) + b"\nq /Shadow gs 1 0 0 rg " + rect + b" f Q\n"
-    )
+    append_content(page, b"q /Shadow gs 1 0 0 rg " + rect + b" f Q")
     return doc.tobytes()
 
 

@@ -16,6 +16,7 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_through_a_clip_that_cuts_nothing, set_resource
 
 
 def unmapped_glyphs_page() -> bytes:
@@ -46,16 +47,8 @@ def unmapped_glyphs_page() -> bytes:
         f"<</Type/Font/Subtype/Type0/BaseFont/Ticks/Encoding/Identity-H"
         f"/DescendantFonts[{cid_font} 0 R]>>",
     )
-    kind, resources = doc.xref_get_key(page.xref, "Resources")
-    assert kind == "xref"
-    doc.xref_set_key(int(resources.split()[0]), "Font/T", f"{font} 0 R")
-    contents = page.get_contents()[0]
-    doc.update_stream(
-        contents,
-        doc.xref_stream(contents)
-        + b"\nq 0 0 m 300 0 l 300 200 l 0 200 l 5 100 l h W n"
-        + b" BT /T 20 Tf 50 100 Td <000C000D> Tj ET Q\n",
-    )
+    set_resource(page, "Font/T", f"{font} 0 R")
+    append_through_a_clip_that_cuts_nothing(page, b"BT /T 20 Tf 50 100 Td <000C000D> Tj ET")
     return doc.tobytes()
 
 

@@ -1,0 +1,31 @@
+"""Raw drawing on a PyMuPDF page for fixtures (Django-free): what `insert_text` and
+`draw_rect` cannot write (clips, soft masks, fonts without a character map)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+
+def set_resource(page: pymupdf.Page, path: str, value: str) -> None:
+    """Set `path` ("Font/T", "ExtGState") in the page's resource dictionary, which
+    PyMuPDF writes as an object of its own once the page has text."""
+    doc = page.parent
+    kind, resources = doc.xref_get_key(page.xref, "Resources")
+    assert kind == "xref", "draw on the page with PyMuPDF first"
+    doc.xref_set_key(int(resources.split()[0]), path, value)
+
+
+def append_content(page: pymupdf.Page, operators: bytes) -> None:
+    """Paint `operators` after everything on the page."""
+    doc = page.parent
+    xref = page.get_contents()[-1]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + operators + b"\n")
+
+
+def append_through_a_clip_that_cuts_nothing(page: pymupdf.Page, operators: bytes) -> None:
+    """Paint `operators` through a clip around the whole page that is no rectangle (a
+    fifth corner), so the hidden-content analysis does not settle the page as plain and
+    classifies its glyphs one by one."""
+    width, height = page.mediabox.width, page.mediabox.height
+    clip = b"0 0 m %g 0 l %g %g l 0 %g l 5 %g l h W n" % (width, width, height, height, height / 2)
+    append_content(page, b"q " + clip + b" " + operators + b" Q")
