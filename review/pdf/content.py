@@ -14,6 +14,11 @@ import pymupdf
 from pymupdf import mupdf
 
 _DELIMS = b"()<>[]{}/%"
+# Content streams are read up to this size: a bigger one is a compression bomb.
+MAX_CONTENT_BYTES = 64 << 20
+# Filters for images only, under which a content stream holds no operators; decoding
+# a JBIG2 "content stream" took 47 s.
+_IMAGE_FILTER = re.compile(r"/(JBIG2Decode|DCTDecode|JPXDecode|CCITTFaxDecode)\b")
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
@@ -97,11 +102,19 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
     for page in doc:
         streams.update(dict.fromkeys(page.get_contents()))
         streams.update(dict.fromkeys(form[0] for form in page.get_xobjects()))
+    pdf = mupdf.pdf_specifics(doc.this)
     for xref in streams:
+        if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
+            continue  # no operators in it: an image codec's bomb (pdf.js's bomb_giant.pdf)
         try:
-            data = doc.xref_stream(xref)
+            buffer, cut_short = mupdf.fz_read_best(
+                mupdf.pdf_open_stream_number(pdf, xref), 0, MAX_CONTENT_BYTES
+            )
         except (RuntimeError, mupdf.FzErrorBase):
             continue  # damaged: MuPDF draws nothing of it either
+        if cut_short:
+            continue  # a compression bomb: not read whole
+        data = buffer.fz_buffer_extract()
         if data and _QUOTE_AFTER_STRING.search(data):
             spelled = quotes_spelled_out(data)
             if spelled != data:
