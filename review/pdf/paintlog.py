@@ -62,7 +62,7 @@ class PaintLog(mupdf.FzDevice2):
         self.reach: list[Quad] = []
         self.plain = True
         # Seqnos of the invisible text MuPDF adds after drawing a Type 3 glyph itself
-        # (`drawn_type3_glyph`): seen, as the drawing just before it.
+        # (`_drawn_type3_glyph`): seen, as the drawing just before it.
         self.drawn_glyphs: set[int] = set()
         self._converted = mupdf.fz_convert_color2_v()
         self._params = self._PARAMS.internal()
@@ -204,7 +204,7 @@ class PaintLog(mupdf.FzDevice2):
 
     def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
-        if drawn_type3_glyph(text) and self._drawn_just_before(box):
+        if _drawn_type3_glyph(text) and self._drawn_just_before(box):
             self.drawn_glyphs.add(len(self.log))
         self._logged("ignore-text", box)
         self.plain = False
@@ -218,8 +218,7 @@ class PaintLog(mupdf.FzDevice2):
         return seen and intersects(box, earlier)
 
     def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
-        reach = self._logged("fill-path", box, alpha)
+        reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)), alpha)
         if self.plain:
             self._paint_over(reach)
             opaque_rectangle = alpha >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
@@ -303,7 +302,7 @@ _PAINTING = frozenset(
 )
 
 
-def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
+def _drawn_type3_glyph(text) -> bool:  # noqa: ANN001
     """Whether `text` (an fz_text) is one glyph of a Type 3 font. MuPDF draws a Type 3
     glyph it cannot cache (one that strokes or sets colours, or one inside another Type
     3 glyph) by running its procedure straight onto the device, then adds the glyph as

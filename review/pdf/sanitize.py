@@ -23,9 +23,9 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   covered by later opaque content, in the colour of their background, under 1 pt or
   clipped away are cut, a run on one line at a time (the covering shape stays); an image
   wholly outside the crop box or wholly covered is removed where it is drawn there (no
-  other image near it), or else emptied when it is drawn nowhere else. A hidden glyph that overlaps
-  a visible one cannot be cut without cutting the visible one too: it is left, and the
-  gate refuses the output (`unseen_content`);
+  other image near it), or else emptied when it is drawn nowhere else. A hidden glyph
+  that overlaps a visible one cannot be cut without cutting the visible one too: it is
+  left, and the gate refuses the output (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
   there is exactly one revision and no unreferenced object. The rewrite is never
   encrypted, so a source's owner password and permission flags do not carry over.
