@@ -211,8 +211,11 @@ def _remove_hidden_images(page: pymupdf.Page, hidden: list[Quad]) -> list[Quad]:
     left = []
     for rect in hidden:
         middle = _middle(rect)
-        others = [box for box in placed if _rounded(box) != _rounded(rect)]
-        if any(intersects(middle, box) for box in others):
+        # Every placement but this one: another image drawn at the same place (a picture
+        # drawn twice, the seen copy over the hidden one) would go with it.
+        own = next((i for i, box in enumerate(placed) if _rounded(box) == _rounded(rect)), None)
+        others = [box for i, box in enumerate(placed) if i != own]
+        if own is None or any(intersects(middle, box) for box in others):
             left.append(rect)
         else:
             page.add_redact_annot(pymupdf.Rect(middle), cross_out=False)
@@ -235,14 +238,19 @@ def _hidden_only_images(
     doc: pymupdf.Document, hidden_boxes: dict[int, set[tuple[int, int, int, int]]]
 ) -> set[int]:
     """The image objects drawn only where nobody sees them (wholly outside the crop box
-    or covered). One also drawn where it is seen stays: emptying it would show less."""
+    or covered). One also drawn where it is seen stays: emptying it would show less; so
+    do images of several objects drawn at one hidden place, as which one is hidden is
+    not known there."""
     hidden: set[int] = set()
     seen: set[int] = set()
     for page in doc:
         boxes = hidden_boxes.get(page.number, set())
+        at: dict[tuple[int, int, int, int], set[int]] = {}
         for info in page.get_image_info(xrefs=True):
             if info["xref"]:
-                (hidden if _rounded(info["bbox"]) in boxes else seen).add(info["xref"])
+                at.setdefault(_rounded(info["bbox"]), set()).add(info["xref"])
+        for box, xrefs in at.items():
+            (hidden if box in boxes and len(xrefs) == 1 else seen).update(xrefs)
     return hidden - seen
 
 

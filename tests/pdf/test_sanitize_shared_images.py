@@ -94,3 +94,25 @@ def test_a_covered_image_shown_elsewhere_only_in_part_is_still_covered() -> None
     assert [(f.kind, f.rect) for f in find_hidden(pdf)] == [
         ("covered", pytest.approx((50, 100, 70, 110)))
     ]
+
+
+def test_a_picture_drawn_over_another_at_the_same_place_is_never_removed_with_it() -> None:
+    """Two different images at the same place: the one under is covered. A redaction
+    would take the one over it too, and which object is the hidden one is not known
+    there: both stay, and the gate refuses the release."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=400)
+    page.insert_text((50, 40), "Site photograph", fontsize=11)
+    page.insert_image(pymupdf.Rect(50, 100, 250, 200), stream=_logo())
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 20), False)
+    pixmap.set_rect(pixmap.irect, (30, 30, 200))
+    page.insert_image(pymupdf.Rect(50, 100, 250, 200), stream=pixmap.tobytes("png"))
+    pdf = doc.tobytes()
+    assert [f.kind for f in find_hidden(pdf)] == ["covered"]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert len(_placements(output)[0]) == 2  # the one over it still drawn
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert released.get_pixmap(clip=pymupdf.Rect(100, 120, 200, 180)).pixel(10, 10) == (30, 30, 200)
+    assert verify(pdf, output, []).codes() == {"unseen_content"}
