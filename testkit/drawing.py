@@ -29,3 +29,27 @@ def append_through_a_clip_that_cuts_nothing(page: pymupdf.Page, operators: bytes
     width, height = page.mediabox.width, page.mediabox.height
     clip = b"0 0 m %g 0 l %g %g l 0 %g l 5 %g l h W n" % (width, width, height, height, height / 2)
     append_content(page, b"q " + clip + b" " + operators + b" Q")
+
+
+def helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
+    """Helvetica whose ToUnicode map reads the hyphen byte as `dash`, as fonts that
+    typeset "FOLL-5" with a non-breaking hyphen do."""
+    cmap = doc.get_new_xref()
+    doc.update_object(cmap, "<<>>")
+    doc.update_stream(
+        cmap,
+        (
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+            "/CMapName /Dashes def 1 begincodespacerange <00> <FF> endcodespacerange "
+            f"1 beginbfchar <2D> <{ord(dash):04X}> endbfchar "
+            "2 beginbfrange <20> <2C> <0020> <2E> <7E> <002E> endbfrange "
+            "endcmap CMapName currentdict /CMap defineresource pop end end"
+        ).encode(),
+    )
+    font = doc.get_new_xref()
+    doc.update_object(
+        font,
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+        f"/Encoding /WinAnsiEncoding /ToUnicode {cmap} 0 R >>",
+    )
+    return font

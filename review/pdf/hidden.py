@@ -64,6 +64,7 @@ OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 # The character of a key by origin alone (`_char_key`).
 UNKNOWN = ""
+SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
 # Quarter points (`_key`) within which a kept glyph stands for a traced one (`_kept`).
 _FAKE_BOLD_REACH = 4
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
@@ -371,8 +372,10 @@ def _expanded(c: str) -> str:
 
 
 def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
-    # Extraction writes a non-breaking hyphen as "-" (seen with MuPDF 1.28): one key.
-    return "-" if c == "\u2011" else c, round(origin[0] * 4), round(origin[1] * 4)
+    # Extraction writes a non-breaking hyphen as "-" (seen with MuPDF 1.28), and a soft
+    # hyphen where the producer's /ActualText says "-" (pdfplumber's issue-71 PDF): one
+    # key for the three, so the trace and extraction agree either way.
+    return "-" if c in SHOWN_AS_HYPHEN else c, round(origin[0] * 4), round(origin[1] * 4)
 
 
 def _covers(kind: str) -> bool:

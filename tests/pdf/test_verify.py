@@ -12,6 +12,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from review.pdf.word_geometry import TOLERANCE_PT
 from testkit import leak_corpus
+from testkit.drawing import helvetica_writing_hyphens_as
 
 
 def _open(pdf: bytes) -> pymupdf.Document:
@@ -570,36 +571,12 @@ def _with_stream(doc: pymupdf.Document, content: str, fonts: dict[str, int] | No
     doc.xref_set_key(page.xref, "Contents", f"[{existing} {xref} 0 R]")
 
 
-def _helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
-    """Helvetica whose ToUnicode map reads the hyphen byte as `dash`, as fonts that
-    typeset "FOLL-5" with a non-breaking hyphen do."""
-    cmap = doc.get_new_xref()
-    doc.update_object(cmap, "<<>>")
-    doc.update_stream(
-        cmap,
-        (
-            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
-            "/CMapName /Dashes def 1 begincodespacerange <00> <FF> endcodespacerange "
-            f"1 beginbfchar <2D> <{ord(dash):04X}> endbfchar "
-            "2 beginbfrange <20> <2C> <0020> <2E> <7E> <002E> endbfrange "
-            "endcmap CMapName currentdict /CMap defineresource pop end end"
-        ).encode(),
-    )
-    font = doc.get_new_xref()
-    doc.update_object(
-        font,
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
-        f"/Encoding /WinAnsiEncoding /ToUnicode {cmap} 0 R >>",
-    )
-    return font
-
-
 def test_a_redacted_code_shown_with_a_non_breaking_hyphen_elsewhere_passes() -> None:
     """Found on a clinical guideline: its cross-references read "FOLL\u20115" (U+2011)
     on the page and "(FOLL-5)" in the content stream; one copy, in another font, reads
     "FOLL-5" and is redacted. The others are visible copies, no leak."""
     doc = _lines(["Staging in FOLL-5 for the record"])
-    font = _helvetica_writing_hyphens_as(doc, "\u2011")
+    font = helvetica_writing_hyphens_as(doc, "\u2011")
     _with_stream(doc, "BT /Dashes 11 Tf 72 300 Td (See FOLL-5 below) Tj ET", {"Dashes": font})
     page = doc[0]
     assert "FOLL\u20115" in [w[4] for w in page.get_text("words")]
@@ -616,7 +593,7 @@ def test_a_redacted_code_left_visible_with_a_non_breaking_hyphen_fails() -> None
     marks = [_mark(doc[0], _word_box(doc[0], "FOLL-5"))]
     pdf = doc.tobytes()
     output = _open(_release(pdf, marks))
-    font = _helvetica_writing_hyphens_as(output, "\u2011")
+    font = helvetica_writing_hyphens_as(output, "\u2011")
     _with_stream(output, "BT /Dashes 11 Tf 72 300 Td (See FOLL-5 below) Tj ET", {"Dashes": font})
 
     report = verify(pdf, output.tobytes(garbage=4), marks)
