@@ -17,6 +17,11 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `hidden_layer`: text or images in an optional-content group that is off;
 - `hidden_annotation`: an annotation that is hidden, or has contents but no appearance.
 
+A glyph the page also draws where it is seen (the same character at the same origin,
+within a point) hides nothing, whatever covers or clips its other copy: fake bold, and
+text some producers write twice, once under a panel and once over it (pdfplumber's
+issue-71-duplicate-chars-2.pdf). Invisible text stays invisible text.
+
 Everything is measured in PyMuPDF's unrotated page space (as `get_text` reports it),
 where the visible area is the crop box's size from the origin. Most pages are settled
 by one pass over their painting operations (`paintlog.PaintLog`), which proves nothing
@@ -65,7 +70,8 @@ OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 # The character of a key by origin alone (`_char_key`).
 UNKNOWN = ""
 SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
-# Quarter points (`_key`) within which a kept glyph stands for a traced one (`_kept`).
+# Quarter points (`_key`) within which a kept or seen glyph stands for a traced one
+# (`_kept`).
 _FAKE_BOLD_REACH = 4
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
 # ligatures are expanded so characters count as in the trace. No images: a broken one
@@ -171,6 +177,7 @@ def analyse_page(
     painters = Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
     clip_kept = _clip_kept(page, trace, clipped_text) if trace else None
     hidden: list[HiddenGlyph] = []
+    hidden_chars: list[tuple] = []  # the trace's record of each hidden glyph
     visible: list[_Span] = []
     ocr_layer: list[Quad] = []
     for span in trace:
@@ -213,8 +220,11 @@ def analyse_page(
                 seen.append(char)
             else:
                 hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno))
+                hidden_chars.append(char)
         if seen:
             visible.append(_Span(box, tuple(seen)))
+    if hidden and visible:
+        hidden = _not_drawn_again(hidden, hidden_chars, visible)
     images = [(seqno, quad(bbox)) for seqno, (kind, bbox) in enumerate(log) if kind == "fill-image"]
     hidden_images = []
     for seqno, rect in images:
@@ -229,6 +239,20 @@ def analyse_page(
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page))
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
+
+
+def _not_drawn_again(
+    hidden: list[HiddenGlyph], chars: list[tuple], visible: list[_Span]
+) -> list[HiddenGlyph]:
+    """The hidden glyphs but those the page shows again, seen, at their place (see the
+    module's docstring). Invisible glyphs all stay, and so do glyphs the font does not
+    map: one of those is no twin of another just for lying at the same place."""
+    shown = {_char_key(char) for span in visible for char in span.chars}
+    return [
+        glyph
+        for glyph, char in zip(hidden, chars, strict=True)
+        if glyph.kind == INVISIBLE or _char_key(char)[0] == UNKNOWN or not _kept(char, shown)
+    ]
 
 
 def _images_seen_whole(
@@ -341,8 +365,8 @@ def _clip_kept(
 
 
 def _kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
-    """Whether extraction kept the traced glyph `char`, or the same character a fraction
-    of a point away: a glyph drawn several times over itself (fake bold, pdf.js's
+    """Whether `kept` holds the traced glyph `char`, or the same character a fraction of
+    a point away: a glyph drawn several times over itself (fake bold, pdf.js's
     bug900822.pdf) is traced each time and extracted once."""
     c, x, y = _char_key(char)
     if (c, x, y) in kept:
