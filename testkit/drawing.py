@@ -53,3 +53,16 @@ def helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
         f"/Encoding /WinAnsiEncoding /ToUnicode {cmap} 0 R >>",
     )
     return font
+
+
+def vertical_cjk_font(page: pymupdf.Page, name: str) -> None:
+    """Add PyMuPDF's built-in simplified Chinese font to the page's resources as `name`,
+    written for vertical writing (/UniGB-UTF16-V: glyphs set down the page); shows take
+    UTF-16BE character codes, <7FFB> for "翻"."""
+    doc = page.parent
+    horizontal = page.insert_font(fontname="china-s")
+    vertical = doc.get_new_xref()
+    doc.update_object(
+        vertical, doc.xref_object(horizontal).replace("/UniGB-UTF16-H", "/UniGB-UTF16-V")
+    )
+    set_resource(page, f"Font/{name}", f"{vertical} 0 R")
