@@ -127,11 +127,15 @@ def quotes_spelled_out(data: bytes) -> bytes:
     cursor = 0  # end of the previous operation
     for op in operations(data):
         if op.operator == b"'" and len(op.operands) == 1:
+            # White space first: the operator before may end where the string starts
+            # ("0.78 Tw(These are files)'" in PyMuPDF's own manual).
             (text,) = op.operands
-            out.append(data[cursor : op.start] + b"T* " + text + b" Tj")
+            out.append(data[cursor : op.start] + b" T* " + text + b" Tj")
         elif op.operator == b'"' and len(op.operands) == 3:
             word, char, text = op.operands
-            out.append(data[cursor : op.start] + word + b" Tw " + char + b" Tc T* " + text + b" Tj")
+            out.append(
+                data[cursor : op.start] + b" " + word + b" Tw " + char + b" Tc T* " + text + b" Tj"
+            )
         else:
             out.append(data[cursor : op.end])
         cursor = op.end
