@@ -40,8 +40,9 @@ Checks (codes):
   `metadata`, `optional_content`;
 - `collateral_damage`: visible words of the original that touch no box are missing from
   the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
-  not a witness: sanitize removes it on purpose. A word counts as hidden when hidden
-  glyphs on its line cover half its length: an OCR layer's glyph boxes are only
+  not a witness: sanitize removes it on purpose. Nor is a word hidden glyphs on its line
+  cover more than a point of (sanitize may cut it short: a word the page edge cuts
+  through); on the line means across it, as an OCR layer's glyph boxes are only
   glyph-tall, its words line-tall.
 """
 
@@ -70,7 +71,7 @@ from review.pdf.tokens import (
     fragments_pattern,
     without,
 )
-from review.pdf.word_geometry import Boxes, cut_short, missing, page_words
+from review.pdf.word_geometry import Boxes, cut_short, missing, page_words, slanted_glyphs
 
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
@@ -166,10 +167,11 @@ def _check(
         after = page_words(textpage)
         shown.update(fold(text.strip(STRIP)) for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
+        slanted = slanted_glyphs(textpage) if page_boxes.quads else []
         under = sum(
             1
             for rect, text in after.words
-            if page_boxes.covers(rect, after.vertical) and not _is_stamp(text, stamps)
+            if page_boxes.under(rect, after.vertical, slanted) and not _is_stamp(text, stamps)
         )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))

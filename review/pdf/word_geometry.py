@@ -3,9 +3,10 @@
 `verify.py` asks this module which words a box covers (`Boxes.covers`: across the line
 the box holds the word's centre, along it they overlap by more than `TOLERANCE_PT`),
 which it only touches, what burn-in cut short of a word a box reached into
-(`cut_short`), which words hidden glyphs hide (`PageWords.visible`), and how many
-visible words away from every box an output page lost (`missing`). Rectangles are plain
-(x0, y0, x1, y1) tuples in unrotated page space, as PyMuPDF reports words.
+(`cut_short`), which words hidden glyphs reach into (`PageWords.visible`), how many
+visible words away from every box an output page lost (`missing`), and which glyphs of
+a slanted line meet a box (`Boxes.under`). Rectangles are plain (x0, y0, x1, y1) tuples
+in unrotated page space, as PyMuPDF reports words.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from review.pdf.geometry import Quad, within
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
 # the line, the overlap must exceed this many points.
 TOLERANCE_PT = 1.0
+# A line is slanted when it runs at more than about 3 degrees from both page axes.
+SLANT = 0.05
 
 
 @dataclass
@@ -38,7 +41,7 @@ class PageWords:
 
     def _not_hidden(self) -> Iterator[tuple[Quad, str]]:
         for rect, text in self.words:
-            if not _mostly_hidden(rect, self.hidden, self.vertical):
+            if not _partly_hidden(rect, self.hidden, self.vertical):
                 yield rect, text
 
 
@@ -111,6 +114,17 @@ class Boxes:
                 return True
         return False
 
+    def under(self, rect: Quad, vertical: bool, slanted: Sequence[SlantedGlyph]) -> bool:
+        """`covers`, and for a word of slanted glyphs (`slanted_glyphs`) one of the
+        glyphs itself meets a box as burn-in measures it: the word's box is the box
+        around them, and reaches far into corners they never touch."""
+        if not self.covers(rect, vertical):
+            return False
+        glyphs = [glyph.quad for glyph in slanted if within(glyph.box, rect)]
+        if not glyphs:
+            return True
+        return any(_meets(glyph, box) for glyph in glyphs for box in self.quads)
+
     def touch(self, rect: Quad) -> bool:
         """`rect` comes within the tolerance of some box: not a collateral witness."""
         for box in self.quads:
@@ -122,6 +136,50 @@ class Boxes:
             ):
                 return True
         return False
+
+
+@dataclass(frozen=True)
+class SlantedGlyph:
+    box: Quad  # as extraction boxes it, upright
+    quad: pymupdf.Quad  # where it lies
+
+
+def slanted_glyphs(textpage: pymupdf.TextPage) -> list[SlantedGlyph]:
+    """The glyphs of lines that run neither across nor down the page: a diagonal
+    watermark ("DO NOT SEND THIS PAGE", "DRAFT") over text that marks cover."""
+    found = []
+    for block in textpage.extractRAWDICT()["blocks"]:
+        for line in block.get("lines", ()):
+            cos, sin = line["dir"]
+            if min(abs(cos), abs(sin)) < SLANT:
+                continue
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    glyph = pymupdf.recover_char_quad(line["dir"], span, char)
+                    found.append(SlantedGlyph(tuple(char["bbox"]), glyph))
+    return found
+
+
+def _meets(glyph: pymupdf.Quad, box: Quad) -> bool:
+    """The glyph, shrunk by a tenth of its width and height on each side (as MuPDF's
+    redaction measures a glyph, see `sanitize._cuts_visible`), overlaps the box: no
+    axis of either separates them."""
+    across, down = (glyph.ur - glyph.ul) * 0.1, (glyph.ll - glyph.ul) * 0.1
+    inner = [
+        glyph.ul + across + down,
+        glyph.ur - across + down,
+        glyph.lr - across - down,
+        glyph.ll + across - down,
+    ]
+    corners = [(point.x, point.y) for point in inner]
+    box_corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    edges = [(1.0, 0.0), (0.0, 1.0), (across.x, across.y), (down.x, down.y)]
+    for dx, dy in edges:
+        ours = [x * -dy + y * dx for x, y in corners]
+        theirs = [x * -dy + y * dx for x, y in box_corners]
+        if max(ours) <= min(theirs) or max(theirs) <= min(ours):
+            return False
+    return True
 
 
 def cut_short(after: PageWords, before: PageWords, boxes: Boxes) -> set[tuple[Quad, str]]:
@@ -145,10 +203,13 @@ def _grown(rect: Quad, by: float) -> Quad:
     return (rect[0] - by, rect[1] - by, rect[2] + by, rect[3] + by)
 
 
-def _mostly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
-    """Hidden glyphs on the word's line cover at least half its length. Measured along
-    the line, not by area: an OCR layer's span boxes can be shorter or taller than the
-    words extracted from it. A box is on the line when one holds the other's centre."""
+def _partly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
+    """Hidden glyphs on the word's line cover more than a point of it (or half of a
+    word shorter than two): sanitize cuts them, so the word may come out shorter (one
+    the page edge cuts through loses its letters outside the crop box: PyMuPDF's
+    manual, a code listing running off the page). Measured along the line, not by
+    area: an OCR layer's span boxes can be shorter or taller than the words extracted
+    from it. A box is on the line when one holds the other's centre."""
     start, end, top, bottom = _axes(rect, vertical)
     centre = (top + bottom) / 2
     pieces = []
@@ -163,4 +224,4 @@ def _mostly_hidden(rect: Quad, hidden: Sequence[Quad], vertical: bool) -> bool:
         if piece_end > reached:
             covered += piece_end - max(piece_start, reached)
             reached = piece_end
-    return covered > 0 and covered >= 0.5 * (end - start)
+    return covered > 0 and covered >= min(TOLERANCE_PT, 0.5 * (end - start))
