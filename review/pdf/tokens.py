@@ -15,7 +15,11 @@ STRIP = "\"'()[]{}<>.,;:!?"
 # page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
 _WORD_CHAR = re.compile(r"\w")
-_SPACE = b" \t\r\n\f\x00"
+# What ends a word in a string: white space and control bytes (a space glyph of a
+# two-byte font reads <0003>).
+_BREAK = bytes(range(0x21))
+# Strings one word may be drawn in, each by its own operator (`_runs_on`).
+RUN_ON_STRINGS = 8
 
 
 def fold(text: str) -> str:
@@ -153,21 +157,41 @@ def found_unexplained(
 def _runs_on(
     needle: Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
 ) -> bool:
-    """The token at `start:end` of `texts[index]` ends (or starts) its string, the next
-    (or previous) string runs it on with a word character, and the word they make is
-    one the output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side
-    are the "radiation:" on the page, which a large gap in the TJ array or a new
-    operator cut in two. Single-byte strings only; anything else stays a hit."""
+    """The token at `start:end` of `texts[index]` runs on, with a word character, into
+    strings drawn before or after it (up to `RUN_ON_STRINGS` of them each way, while no
+    white space ends the word), and some word they make is one the output shows:
+    "(external radiat)" and "(ion: a pooled)" drawn side by side are the "radiation:"
+    on the page, which a large gap in the TJ array or a new operator cut in two;
+    "(Willet)", "(h)" and "(405)" are "Willeth405". Which strings a word is drawn in
+    the stream does not say (the one before may end another line), so each reach is
+    tried. Single-byte strings only; anything else stays a hit."""
     if needle.unit != 1:
         return False
     text = texts[index]
-    before = texts[index - 1] if start == 0 and index > 0 else b""
-    after = texts[index + 1] if end == len(text) and index + 1 < len(texts) else b""
-    joined, start, end = before + text + after, start + len(before), end + len(before)
-    if not (needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])):
-        return False
-    while start > 0 and joined[start - 1] not in _SPACE:
-        start -= 1
-    while end < len(joined) and joined[end] not in _SPACE:
-        end += 1
-    return fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown
+    token = text[start:end]
+    befores, afters = [text[:start]], [text[end:]]  # the word's possible reaches
+    first, last = index, index
+    while first > 0 and index - first < RUN_ON_STRINGS and not _has_space(befores[-1]):
+        first -= 1
+        befores.append(texts[first] + befores[-1])
+    while last + 1 < len(texts) and last - index < RUN_ON_STRINGS and not _has_space(afters[-1]):
+        last += 1
+        afters.append(afters[-1] + texts[last])
+    for before in befores:
+        for after in afters:
+            joined, start, end = before + token + after, len(before), len(before) + len(token)
+            if not (
+                needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])
+            ):
+                continue
+            while start > 0 and joined[start - 1] not in _BREAK:
+                start -= 1
+            while end < len(joined) and joined[end] not in _BREAK:
+                end += 1
+            if fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown:
+                return True
+    return False
+
+
+def _has_space(data: bytes) -> bool:
+    return any(byte in _BREAK for byte in data)

@@ -647,6 +647,25 @@ def test_a_redacted_word_that_a_string_cuts_from_a_longer_word_elsewhere_passes(
     assert report.ok, report.failures
 
 
+def test_a_redacted_number_drawn_as_the_end_of_a_word_of_three_strings_passes() -> None:
+    """Found on a campaign-finance report (camelot's schools.pdf): "Willeth405" drawn as
+    "(Willet)", "(h)" and "(405)", then a space glyph of a two-byte font (<0003>), while
+    a street number "405" elsewhere is under a mark."""
+    doc = _lines(["Lives at 405 Western Avenue"])
+    content = _side_by_side(doc, 300, "Willet", "h", "405")
+    _with_stream(
+        doc, content + " BT /Helv 11 Tf 200 492 Td <0003> Tj ET", {"Helv": _helvetica(doc)}
+    )
+    page = doc[0]
+    assert "Willeth405" in [w[4] for w in page.get_text("words")]
+    marks = [_mark(page, _word_box(page, "405"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
+
+
 def test_a_redacted_word_run_on_into_a_word_no_page_shows_still_fails() -> None:
     """A redacted "Radiat" as a marked-content /ActualText, right before a string that
     starts "ors": no page shows "Radiators", so it is no cut word, but a leak."""
