@@ -41,6 +41,8 @@ SAVE_OPTIONS = {"garbage": 4, "deflate": True, "clean": True, "no_new_id": True}
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 # Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
 _CLEAR = 0.05
+# Points either side of the middle of a line a box holds that its text box keeps.
+_HELD = 1.0
 
 
 @dataclass(frozen=True)
@@ -252,8 +254,11 @@ def _text_rect(rect: pymupdf.Rect, lines: Sequence[_Line]) -> pymupdf.Rect:
         else:
             edges[axis + 2] = min(edges[axis + 2], low - _CLEAR)
     for axis, middle in held:
-        edges[axis] = min(edges[axis], middle)
-        edges[axis + 2] = max(edges[axis + 2], middle)
+        # A band through the middle at least: narrowed off tall lines on both sides (a
+        # heading set between two lines whose boxes reach over it), the box kept no
+        # height and took none of the heading's glyphs (PyMuPDF's test_2979.pdf).
+        edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))
+        edges[axis + 2] = max(edges[axis + 2], min(bounds[axis + 2], middle + _HELD))
     return pymupdf.Rect(*edges)
 
 

@@ -201,6 +201,32 @@ def test_a_box_holding_the_middle_of_a_line_takes_it_and_one_grazing_its_top_doe
     assert grazing == [w[4] for w in words]
 
 
+def test_a_box_over_a_heading_between_two_tall_lines_still_takes_the_heading() -> None:
+    """A section number set between two lines whose boxes reach over it (a large space
+    glyph at each line's start makes them 55 pt tall; seen on PyMuPDF's test_2979.pdf).
+    Narrowed off both, the box kept no height and took nothing: the number stayed under
+    the black box."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 322), "6.4.4.2 Heading", fontsize=11)
+    helvetica = pymupdf.Font("helv")
+    for baseline in (312, 350):
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((72, baseline), " ", font=helvetica, fontsize=40)
+        writer.append((250, baseline), "goal. If similar", font=helvetica, fontsize=11)
+        writer.write_text(page)
+    pdf = doc.tobytes()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    (number,) = [w for w in page.get_text("words") if w[4] == "6.4.4.2"]
+    box = pymupdf.Rect(number[:4])
+    lines = [line for block in page.get_text("dict")["blocks"] for line in block.get("lines", ())]
+    assert sum(pymupdf.Rect(line["bbox"]).intersects(box) for line in lines) == 3  # it + 2 tall
+
+    assert _words_after(pdf, box) == ["Heading", "goal.", "If", "similar", "goal.", "If", "similar"]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+    assert verify(pdf, sanitize(burn_in(pdf, [mark])), [mark]).ok
+
+
 def test_a_form_asking_for_fresh_appearances_is_burned_as_the_reviewer_saw_it() -> None:
     doc = pymupdf.open()
     page = doc.new_page()
