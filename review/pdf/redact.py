@@ -11,8 +11,10 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
   human approved may remove content.
 - Each mark becomes a redaction that removes the text of the lines it holds the middle
   of (not of the lines it only grazes, see `_text_rect`), the image pixels and the
-  touched vector graphics under it, is filled black, and is stamped with its legal
-  reason in small white text (skipped when the box is too small to hold it legibly).
+  touched vector graphics under it (but a filled rectangle it lies on, a band or a
+  shaded cell, stays around it: `fills.py`), is filled black, and is stamped with its
+  legal reason in small white text (skipped when the box is too small to hold it
+  legibly).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from review.pdf.content import spell_out_quotes
+from review.pdf.fills import split_fills
 from review.pdf.geometry import Box, Quad, display_rect, intersects, normalize, page_rect
 from review.pdf.render import REVIEW_DPI, page_png
 
@@ -183,6 +186,7 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
+    split_fills(page, rects)  # the background a box lies on stays around it
     # Text first, each box narrowed off the lines it only grazes; then pixels, line art
     # and the black fill over the whole box. Where no box is narrowed, one pass does all.
     lines = _text_lines(page)

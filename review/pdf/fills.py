@@ -1,0 +1,188 @@
+"""Keep the background a mark lies on (Django-free).
+
+Burn-in removes every vector graphic a box touches, so that no line of a signature or
+a chart survives under the black fill. A filled rectangle the box lies on went with
+it: a footer band, a shaded table row or header cell. The white text on it was left on
+the white page: the release no longer showed what the reviewer saw, and sanitize then
+cut that text as hidden (PyMuPDF's test_4412.pdf, camelot's column_span_1.pdf).
+
+A plain rectangle fill carries nothing but its colour, which shows around the box
+anyway. `split_fills` rewrites each one a box touches but does not contain as the
+pieces of it around the boxes, drawn where it was drawn, each clear of every box by
+`GAP` (and by half the line width when it is outlined too, "re B": each piece gets its
+own outline); the redaction then finds nothing of it to remove. Anything else a box
+touches (a path of curves or lines, a rectangle only stroked or clipped to, one the
+transformation turns, anything inside a form XObject) is left to the redaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pymupdf
+
+from review.pdf.content import Operation, operations
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in a content stream's space
+Matrix = tuple[float, float, float, float, float, float]
+
+# Points between a piece and the box it makes way for: MuPDF counts a touch as a hit.
+GAP = 0.05
+FILLS = (b"f", b"F", b"f*")
+FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")  # the outline drawn around each piece
+# What ends a path: painting it (or not: "n"), or making it the clip ("W n").
+PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
+PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
+    """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
+    not contain as their pieces around the boxes (see the module's docstring)."""
+    if not boxes:
+        return
+    doc = page.parent
+    to_pdf = ~page.transformation_matrix  # page space to the default user space
+    targets = [_rect(pymupdf.Rect(box) * to_pdf) for box in boxes]
+    xrefs = page.get_contents()
+    data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
+    split = split_rectangle_fills(data, targets)
+    if split == data:
+        return
+    doc.update_stream(xrefs[0], split)
+    if len(xrefs) > 1:
+        doc.xref_set_key(page.xref, "Contents", f"{xrefs[0]} 0 R")
+
+
+def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
+    """`data` with each plain rectangle fill (one "re", then "f", "F" or "f*") that a
+    box in `boxes` (default user space) touches but does not contain written as its
+    pieces around the boxes."""
+    out: list[bytes] = []
+    cursor = 0
+    ctm, width = IDENTITY, 1.0  # the line width, for an outline around the pieces
+    saved: list[tuple[Matrix, float]] = []
+    path: list[Operation] = []  # the path under construction: its operations
+    for op in operations(data):
+        name = op.operator
+        if name in PATH_OPERATORS:
+            path.append(op)
+        elif name in FILLS + FILL_AND_STROKES and _one_rectangle(path):
+            # An outline reaches half its width (at least a device pixel) past a piece.
+            reach = max(width, 1.0) / 2 if name in FILL_AND_STROKES else 0.0
+            pieces = _pieces(path[0], ctm, boxes, reach)
+            if pieces:
+                # What lies between the path and its painting (MuPDF writes the colour
+                # there) stays, and so does the painting operator.
+                out.append(data[cursor : path[0].start])
+                out.append(b" ".join(_re(piece) for piece in pieces))
+                out.append(data[path[-1].end : op.end])
+                cursor = op.end
+            path = []
+        elif name in PAINTS_AND_CLIPS:
+            path = []
+        elif name == b"q":
+            saved.append((ctm, width))
+        elif name == b"Q":
+            ctm, width = saved.pop() if saved else (IDENTITY, 1.0)
+        elif name == b"cm":
+            matrix = _numbers(op.operands, 6)
+            ctm = _concat(matrix, ctm) if matrix else ctm
+        elif name == b"w":
+            number = _numbers(op.operands, 1)
+            width = abs(number[0]) if number else width
+    out.append(data[cursor:])
+    return b"".join(out)
+
+
+def _one_rectangle(path: list[Operation]) -> bool:
+    """The path is one rectangle ("re", perhaps closed again with "h")."""
+    return [op.operator for op in path] in ([b"re"], [b"re", b"h"])
+
+
+def _pieces(op: Operation, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> list[Rect] | None:
+    """The pieces of the rectangle `op` draws around `boxes`, in its own space, clear
+    of each box by the gap and `reach` (in the same space); None when it stays as it
+    is (no box touches it, one holds it whole, or the transformation turns or skews
+    it)."""
+    numbers = _numbers(op.operands, 4)
+    a, b, c, d, e, f = ctm
+    if not numbers or b or c or not a or not d:
+        return None
+    x, y, width, height = numbers
+    rect = _rect((x, y, x + width, y + height))
+    # The boxes in the rectangle's own space, clear of it by the gap on every side.
+    local = [
+        _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
+        for bx0, by0, bx1, by1 in boxes
+    ]
+    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
+    grown = [(x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y) for x0, y0, x1, y1 in local]
+    touching = [box for box in grown if _overlap(rect, box)]
+    if not touching or any(_inside(rect, box) for box in touching):
+        return None
+    pieces = [rect]
+    for box in touching:
+        pieces = [part for piece in pieces for part in _minus(piece, box)]
+    return pieces
+
+
+def _minus(rect: Rect, box: Rect) -> list[Rect]:
+    """`rect` without `box`: up to four rectangles, above, below, left and right."""
+    if not _overlap(rect, box):
+        return [rect]
+    x0, y0, x1, y1 = rect
+    bx0, by0, bx1, by1 = box
+    parts = [
+        (x0, y0, x1, by0),  # below the box (y grows upward in user space)
+        (x0, by1, x1, y1),  # above
+        (x0, max(y0, by0), bx0, min(y1, by1)),  # left, beside it
+        (bx1, max(y0, by0), x1, min(y1, by1)),  # right
+    ]
+    return [part for part in parts if part[2] > part[0] and part[3] > part[1]]
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(a: Rect, b: Rect) -> bool:
+    return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _rect(r: Sequence[float]) -> Rect:
+    x0, y0, x1, y1 = r
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _re(rect: Rect) -> bytes:
+    x0, y0, x1, y1 = rect
+    return b"%s %s %s %s re" % tuple(_number(v) for v in (x0, y0, x1 - x0, y1 - y0))
+
+
+def _number(value: float) -> bytes:
+    return (b"%.4f" % value).rstrip(b"0").rstrip(b".") or b"0"
+
+
+def _numbers(operands: list[bytes], count: int) -> list[float] | None:
+    """The operands as numbers, or None unless they are `count` numbers."""
+    if len(operands) != count:
+        return None
+    try:
+        return [float(operand) for operand in operands]
+    except ValueError:
+        return None
+
+
+def _concat(m: Sequence[float], ctm: Matrix) -> Matrix:
+    """`m` then `ctm`: the matrix "cm" makes current."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = ctm  # noqa: N806 - the two matrices' names in the PDF reference
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )

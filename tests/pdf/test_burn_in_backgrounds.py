@@ -1,0 +1,101 @@
+"""Burn-in keeps the background a mark lies on (`review/pdf/fills.py`).
+
+A box removes every vector graphic it touches. A footer band or a shaded table row
+under a mark went with it, and the white text on it was left on a white page: the
+release no longer showed what the reviewer saw, and sanitize cut that text as hidden
+(PyMuPDF's test_4412.pdf, camelot's column_span_1.pdf). A plain filled rectangle now
+stays around the box; every other graphic a box touches still goes whole."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.fills import split_rectangle_fills
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+NAVY = (0.0, 0.135, 0.295)
+
+
+def footer_page(outline: bool = False) -> bytes:
+    """A navy footer band across the page with an address in white on it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Letter body above the footer", fontsize=11)
+    band = pymupdf.Rect(0, 736, 595, 842)
+    page.draw_rect(band, color=(0.5, 0.5, 0.5) if outline else None, fill=NAVY, width=1)
+    page.insert_text((428, 772), "One College Square South,", fontsize=9, color=(1, 1, 1))
+    page.insert_text((428, 783), "Anchor Road, Bristol", fontsize=9, color=(1, 1, 1))
+    return doc.tobytes()
+
+
+def _box_of(pdf: bytes, word: str) -> pymupdf.Rect:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == word))
+
+
+def _navy_fills(pdf: bytes) -> list[pymupdf.Rect]:
+    """The rectangles filled in navy."""
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return [
+        item[1]
+        for d in page.get_drawings()
+        if d.get("fill") and all(abs(a - b) < 0.01 for a, b in zip(d["fill"], NAVY, strict=True))
+        for item in d["items"]
+        if item[0] == "re"
+    ]
+
+
+@pytest.mark.parametrize("outline", [False, True])
+def test_a_mark_on_a_footer_band_leaves_the_band_and_its_white_text(outline: bool) -> None:
+    pdf = footer_page(outline)
+    box = _box_of(pdf, "Square") | _box_of(pdf, "South,")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    fills = _navy_fills(output)
+    assert fills and not any(fill.intersects(box) for fill in fills)  # around, not under
+    band = pymupdf.Rect(0, 736, 595, 842)
+    assert sum(fill.get_area() for fill in fills) > 0.95 * (band.get_area() - box.get_area())
+    words = [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
+    assert {"One", "College", "Anchor", "Road,", "Bristol"} <= set(words)
+    assert "Square" not in words
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
+    """A signature drawn as a curve: what of it lay under the box must not stay."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Signed by the officer", fontsize=11)
+    page.draw_bezier((72, 200), (150, 120), (250, 280), (330, 200), color=(0, 0, 0.6), width=2)
+    page.draw_rect(pymupdf.Rect(100, 180, 130, 220), fill=(0.9, 0.9, 0.9), color=None)
+    pdf = doc.tobytes()
+    box = pymupdf.Rect(90, 170, 200, 230)  # over part of the curve, over the whole square
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    burned = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    drawn = [d for d in burned.get_drawings() if d["rect"].intersects(box)]
+    assert all(d.get("fill") == (0.0, 0.0, 0.0) for d in drawn)  # the black fill alone
+
+
+def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
+    """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
+    a gap clear of the box on each side; a clip and a stroke are left alone."""
+    data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
+    split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
+    assert split == (
+        b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re 40.025 0 59.975 50 re f Q"
+        b" 0 0 100 50 re W n 0 0 100 50 re S"
+    )
+
+
+def test_a_fill_a_box_holds_whole_or_misses_is_left_as_it_is() -> None:
+    data = b"10 10 20 20 re f 300 300 50 50 re f"
+    assert split_rectangle_fills(data, [(0.0, 0.0, 100.0, 100.0)]) == data
