@@ -171,10 +171,10 @@ def _runs_on(
     token = text[start:end]
     befores, afters = [text[:start]], [text[end:]]  # the word's possible reaches
     first, last = index, index
-    while first > 0 and index - first < RUN_ON_STRINGS and not _has_space(befores[-1]):
+    while first > 0 and index - first < RUN_ON_STRINGS and not _has_break(befores[-1]):
         first -= 1
         befores.append(texts[first] + befores[-1])
-    while last + 1 < len(texts) and last - index < RUN_ON_STRINGS and not _has_space(afters[-1]):
+    while last + 1 < len(texts) and last - index < RUN_ON_STRINGS and not _has_break(afters[-1]):
         last += 1
         afters.append(afters[-1] + texts[last])
     for before in befores:
@@ -193,5 +193,5 @@ def _runs_on(
     return False
 
 
-def _has_space(data: bytes) -> bool:
+def _has_break(data: bytes) -> bool:
     return any(byte in _BREAK for byte in data)
