@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
+from review.pdf.geometry import pdf_to_page
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in a content stream's space
 Matrix = tuple[float, float, float, float, float, float]
@@ -42,7 +43,7 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     if not boxes:
         return
     doc = page.parent
-    to_pdf = ~page.transformation_matrix  # page space to the default user space
+    to_pdf = ~pdf_to_page(page)
     targets = [_rect(pymupdf.Rect(box) * to_pdf) for box in boxes]
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)

@@ -53,6 +53,15 @@ def display_rect(page: pymupdf.Page, box: Box) -> pymupdf.Rect:
     return page_rect(page, box) * page.rotation_matrix
 
 
+def pdf_to_page(page: pymupdf.Page) -> pymupdf.Matrix:
+    """The PDF's default user space (content streams, /Rect arrays) -> unrotated page
+    space. PyMuPDF's `transformation_matrix` leaves the crop box's origin out on a
+    rotated page."""
+    ctm, mediabox = pymupdf.mupdf.FzMatrix(), pymupdf.mupdf.FzRect()
+    pymupdf.mupdf.pdf_page_transform(pymupdf.mupdf.pdf_page_from_fz_page(page.this), mediabox, ctm)
+    return pymupdf.Matrix(ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f) * page.derotation_matrix
+
+
 def box_from_display(
     page: pymupdf.Page, left: float, top: float, right: float, bottom: float
 ) -> Box:

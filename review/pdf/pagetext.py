@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.geometry import Box
+from review.pdf.geometry import Box, pdf_to_page
 from review.pdf.patterns import Hit
 
 # Where a hit's text was read.
@@ -210,7 +210,7 @@ def _widget_values_as_written(page: pymupdf.Page) -> Iterator[tuple[str, pymupdf
         found, rect = doc.xref_get_key(xref, "Rect")
         if value is not None and found == "array":
             corners = [float(v) for v in rect.strip("[]").split()]
-            yield value, pymupdf.Rect(corners) * page.transformation_matrix
+            yield value, pymupdf.Rect(corners) * pdf_to_page(page)
 
 
 def extract_words(

@@ -68,6 +68,27 @@ def test_a_mark_on_a_footer_band_leaves_the_band_and_its_white_text(outline: boo
     assert verify(pdf, output, [mark]).ok
 
 
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_band_stays_around_the_box_on_a_cropped_and_turned_page(rotation: int) -> None:
+    """The boxes are in page space, the fills in the PDF's user space: a crop box away
+    from the origin and a /Rotate must not shift one against the other."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    page.draw_rect(pymupdf.Rect(150, 300, 450, 400), fill=NAVY, color=None)
+    page.insert_text((160, 350), "White words on the band here", fontsize=11, color=(1, 1, 1))
+    page.set_cropbox(pymupdf.Rect(100, 50, 500, 700))
+    page.set_rotation(rotation)
+    pdf = doc.tobytes()
+    box = _box_of(pdf, "on")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    fills = _navy_fills(output)
+    assert len(fills) == 4 and not any(fill.intersects(box) for fill in fills)
+    assert verify(pdf, output, [mark]).ok
+
+
 def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
     """A signature drawn as a curve: what of it lay under the box must not stay."""
     doc = pymupdf.open()
