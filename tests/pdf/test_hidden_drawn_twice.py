@@ -17,15 +17,16 @@ from testkit.drawing import append_content
 PANEL = b"0.9 0.95 1 rg 60 600 400 120 re f"
 
 
-def panel_page(under: bytes, over: bytes) -> bytes:
-    """`under` shown, the light panel painted over it, then `over` shown."""
+def panel_page(under: bytes, over: bytes, over_at: int = 660) -> bytes:
+    """`under` shown, the light panel painted over it, then `over` shown (at the same
+    place unless `over_at` says another height)."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 72), "Heading of the page", fontsize=12)
     append_content(
         page,
-        b"BT /helv 12 Tf 72 660 Td (%s) Tj ET %s 0 g BT /helv 12 Tf 72 660 Td (%s) Tj ET"
-        % (under, PANEL, over),
+        b"BT /helv 12 Tf 72 660 Td (%s) Tj ET %s 0 g BT /helv 12 Tf 72 %d Td (%s) Tj ET"
+        % (under, PANEL, over_at, over),
     )
     return doc.tobytes()
 
@@ -53,13 +54,5 @@ def test_covered_text_other_than_the_line_over_it_is_still_hidden() -> None:
 
 
 def test_a_copy_a_line_lower_is_no_twin() -> None:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 72), "Heading of the page", fontsize=12)
-    append_content(
-        page,
-        b"BT /helv 12 Tf 72 660 Td (Private) Tj ET %s 0 g BT /helv 12 Tf 72 646 Td (Private) Tj ET"
-        % PANEL,
-    )
-    hidden = find_hidden(doc.tobytes())
+    hidden = find_hidden(panel_page(b"Private", b"Private", over_at=646))
     assert [(h.kind, h.text) for h in hidden] == [(COVERED, "Private")]
