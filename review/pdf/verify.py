@@ -40,7 +40,8 @@ Checks (codes):
   `metadata`, `optional_content`;
 - `collateral_damage`: visible words of the original that touch no box are missing from
   the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
-  not a witness: sanitize removes it on purpose. Nor is a word hidden glyphs on its line
+  not a witness: sanitize removes it on purpose; nor is MuPDF's "SIGN" tag in an unsigned
+  signature field, which no file holds. Nor is a word hidden glyphs on its line
   cover more than a point of (sanitize may cut it short: a word the page edge cuts
   through); on the line means across it, as an OCR layer's glyph boxes are only
   glyph-tall, its words line-tall.
@@ -191,13 +192,15 @@ def _check(
             found.update(occurrences)
         lost = missing(before, after, page_boxes)
         if lost > len(before.words) * COLLATERAL_TOLERANCE:
-            # Sanitize removes hidden content on purpose: it is no witness. Analysed
-            # only here, where words are missing, as most pages hide nothing.
+            # Sanitize removes hidden content on purpose: it is no witness; nor is the
+            # tag MuPDF draws in an unsigned signature field. Looked for only here,
+            # where words are missing, as most pages have neither.
             layered_doc = source_layered()
             analysis = analyse_page(
                 src[page_no], layered_doc[page_no] if layered_doc is not None else None
             )
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
+            before.hidden += _unsigned_signature_fields(src[page_no])
             lost = missing(before, after, page_boxes)
         if lost > len(before.words) * COLLATERAL_TOLERANCE:
             failures.append(Failure("collateral_damage", page=page_no, count=lost))
@@ -209,6 +212,18 @@ def _check(
         written = {raw for raw in spellings if fold(raw) in distinctive}
         failures.extend(_side_channel_hits(out, distinctive, written, fragments, shown))
     return failures
+
+
+def _unsigned_signature_fields(page: pymupdf.Page) -> list[Quad]:
+    """Where the page's unsigned signature fields lie. MuPDF shows each with a "SIGN"
+    tag of its own (no file holds it, the field's stored appearance is often empty),
+    which baking the fields into the page, as burn-in does, leaves out: the reviewer's
+    preview has no tag either (a CMS claim form in PyMuPDF's test files)."""
+    return [
+        (widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1)
+        for widget in page.widgets()
+        if widget.field_type == pymupdf.PDF_WIDGET_TYPE_SIGNATURE and not widget.is_signed
+    ]
 
 
 def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:

@@ -203,6 +203,42 @@ def _ocr_scan() -> pymupdf.Document:
     return doc
 
 
+def _form_with_an_unsigned_signature_field() -> pymupdf.Document:
+    """A short form with a signature field as Acrobat leaves it unsigned: an empty
+    appearance. MuPDF shows its own "SIGN" tag in it; baked, the field shows nothing."""
+    doc = _lines([f"Line {n} of the claim form, with several words" for n in range(10)])
+    page = doc[0]
+    field = pymupdf.Widget()
+    field.field_type = pymupdf.PDF_WIDGET_TYPE_SIGNATURE
+    field.field_name = "Signature of Patient"
+    field.rect = pymupdf.Rect(72, 300, 300, 330)
+    page.add_widget(field)
+    empty = doc.get_new_xref()
+    doc.update_object(empty, "<< /Type /XObject /Subtype /Form /BBox [0 0 228 30] >>")
+    doc.update_stream(empty, b"")
+    doc.xref_set_key(next(page.widgets()).xref, "AP", f"<< /N {empty} 0 R >>")
+    return doc
+
+
+def test_mupdfs_tag_in_an_unsigned_signature_field_is_no_collateral_damage() -> None:
+    pdf = _form_with_an_unsigned_signature_field().tobytes()
+    assert "SIGN" in [w[4] for w in _open(pdf)[0].get_text("words")]
+
+    assert verify(pdf, _release(pdf, []), []).ok
+
+
+def test_a_word_lost_beside_an_unsigned_signature_field_is_still_collateral_damage() -> None:
+    doc = _form_with_an_unsigned_signature_field()
+    pdf = doc.tobytes()
+    page = doc[0]
+    page.add_redact_annot(_word_box(page, "claim", 3))
+    page.apply_redactions()
+
+    report = verify(pdf, _release(doc.tobytes(), []), [])
+
+    assert report.codes() == {"collateral_damage"}
+
+
 def test_an_ocr_layer_that_sanitize_drops_is_not_collateral_damage() -> None:
     doc = _ocr_scan()
     marks = [_mark(doc[0], _word_box(doc[0], "Thornton"))]
