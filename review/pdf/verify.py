@@ -168,12 +168,14 @@ def _check(
         after = page_words(textpage)
         shown.update(fold(text.strip(STRIP)) for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
-        slanted = slanted_glyphs(textpage) if page_boxes.quads else []
-        under = sum(
-            1
+        covered = [
+            rect
             for rect, text in after.words
-            if page_boxes.under(rect, after.vertical, slanted) and not _is_stamp(text, stamps)
-        )
+            if page_boxes.covers(rect, after.vertical) and not _is_stamp(text, stamps)
+        ]
+        # Slanted glyphs are read only for a page where some word's box is under a box.
+        slanted = slanted_glyphs(textpage) if covered else []
+        under = sum(1 for rect in covered if page_boxes.under(rect, after.vertical, slanted))
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
         unseen = analyse_page(
