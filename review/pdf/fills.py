@@ -40,8 +40,10 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
     not contain as their pieces around the boxes (see the module's docstring)."""
-    if not boxes:
-        return
+    if not any(
+        _split_wanted(bbox, boxes) for kind, bbox in page.get_bboxlog() if kind == "fill-path"
+    ):
+        return  # the usual page: read in C, not lexed in Python
     doc = page.parent
     to_pdf = ~pdf_to_page(page)
     targets = [_rect(pymupdf.Rect(box) * to_pdf) for box in boxes]
@@ -53,6 +55,12 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     doc.update_stream(xrefs[0], split)
     if len(xrefs) > 1:
         doc.xref_set_key(page.xref, "Contents", f"{xrefs[0]} 0 R")
+
+
+def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:
+    """A fill drawn over `bbox` (page space) meets a box but lies not wholly in it."""
+    fill = pymupdf.Rect(bbox)
+    return any(fill.intersects(box) and fill not in box for box in boxes)
 
 
 def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
