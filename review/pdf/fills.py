@@ -81,11 +81,13 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
             reach = max(width, 1.0) / 2 if name in FILL_AND_STROKES else 0.0
             pieces = _pieces(path[0], ctm, boxes, reach)
             if pieces:
-                # What lies between the path and its painting (MuPDF writes the colour
-                # there) stays, and so does the painting operator.
+                # Each piece a rectangle painted on its own, as the whole was (one path
+                # of several would no longer be a plain rectangle fill to the hidden-
+                # content analysis), with what lay between the path and its painting
+                # (MuPDF writes the colour there).
+                between = data[path[-1].end : op.end]
                 out.append(data[cursor : path[0].start])
-                out.append(b" ".join(_re(piece) for piece in pieces))
-                out.append(data[path[-1].end : op.end])
+                out.append(b" ".join(_re(piece) + between for piece in pieces))
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:

@@ -112,7 +112,7 @@ def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     assert split == (
-        b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re 40.025 0 59.975 50 re f Q"
+        b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n 0 0 100 50 re S"
     )
 
