@@ -398,9 +398,12 @@ def _char_key(char: tuple) -> tuple[str, int, int]:
     """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
     ligature's first letter at its origin ("ﬁ" as "f"). A character the font does not
     map (U+FFFD) is keyed by its origin alone: extraction writes its character code,
-    which the trace does not give (a Wingdings tick, pdf.js's issue6127.pdf)."""
+    which the trace does not give (a Wingdings tick, pdf.js's issue6127.pdf); so is a
+    private-use one, which extraction writes as the producer's /ActualText says (a flag
+    emoji, py-pdf's sample Google Docs document)."""
     c = chr(char[0])
-    return _key(UNKNOWN if c == "\ufffd" else _expanded(c)[0], char[2])
+    unknown = c == "\ufffd" or unicodedata.category(c) == "Co"
+    return _key(UNKNOWN if unknown else _expanded(c)[0], char[2])
 
 
 def _expanded(c: str) -> str:

@@ -1,0 +1,41 @@
+"""A glyph the font maps to a private-use character, with an /ActualText saying what it
+shows: the trace gives the private-use code, extraction the actual text (a flag emoji
+in py-pdf's sample Google Docs document). On a page where a clip cut other text, the
+glyph was taken for clipped; once a mark's background split made the page go through
+the glyph-by-glyph analysis, sanitize cut the flags and the gate refused the output."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.hidden import CLIPPED, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content, helvetica_writing_hyphens_as, set_resource
+
+
+def flag_page() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Offices in Jakarta", fontsize=12)
+    set_resource(page, "Font/Icons", f"{helvetica_writing_hyphens_as(doc, chr(0xE000))} 0 R")
+    append_content(
+        page,
+        b"BT /Icons 12 Tf 1 0 0 1 190 692 Tm /Span <</ActualText (ID)>> BDC (-) Tj EMC ET",
+    )
+    append_content(page, b"q 300 700 10 10 re W n BT /helv 12 Tf 72 400 Td (Hidden) Tj ET Q")
+    return doc.tobytes()
+
+
+def test_a_private_use_glyph_shown_as_its_actual_text_is_not_clipped() -> None:
+    pdf = flag_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    traced = [chr(c[0]) for span in page.get_texttrace() for c in span["chars"]]
+    assert "\ue000" in traced
+    assert "ID" in [w[4] for w in page.get_text("words")]
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [(CLIPPED, "Hidden")]
+    output = sanitize(burn_in(pdf, []))
+    assert "ID" in [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
+    assert verify(pdf, output, []).ok
