@@ -52,9 +52,11 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     split = split_rectangle_fills(data, targets)
     if split == data:
         return
-    doc.update_stream(xrefs[0], split)
-    if len(xrefs) > 1:
-        doc.xref_set_key(page.xref, "Contents", f"{xrefs[0]} 0 R")
+    # A stream of its own: another page may draw the same content stream.
+    xref = doc.get_new_xref()
+    doc.update_object(xref, "<<>>")
+    doc.update_stream(xref, split)
+    doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
 
 
 def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:

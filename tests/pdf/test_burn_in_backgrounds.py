@@ -89,6 +89,27 @@ def test_the_band_stays_around_the_box_on_a_cropped_and_turned_page(rotation: in
     assert verify(pdf, output, [mark]).ok
 
 
+def test_a_band_split_on_one_page_stays_whole_on_a_page_sharing_its_content() -> None:
+    """Producers share one content stream between identical pages: the split is the
+    marked page's own."""
+    one = pymupdf.open(stream=footer_page(), filetype="pdf")
+    doc = pymupdf.open()
+    doc.insert_pdf(one)
+    doc.insert_pdf(one)
+    doc.xref_set_key(doc[1].xref, "Contents", doc.xref_get_key(doc[0].xref, "Contents")[1])
+    assert doc[0].get_contents() == doc[1].get_contents()
+    pdf = doc.tobytes()
+    box = _box_of(pdf, "Square")
+    mark = RedactionMark(page=0, box=normalize(doc[0], box), legal_reason="(b)(6)")
+
+    burned = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")
+
+    other = [w[4] for w in burned[1].get_text("words")]
+    assert "Square" in other and "(b)(6)" not in other
+    band = [d["rect"] for d in burned[1].get_drawings() if d.get("fill")]
+    assert band == [pymupdf.Rect(0, 736, 595, 842)]
+
+
 def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
     """A signature drawn as a curve: what of it lay under the box must not stay."""
     doc = pymupdf.open()
