@@ -33,13 +33,13 @@ what was painted (`get_texttrace`, whose `seqno` indexes the paint log, and
 from __future__ import annotations
 
 import pathlib
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
 
 from review.pdf.geometry import Quad, area_of, intersects, quad, rounded, within
+from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
 
@@ -67,18 +67,6 @@ SAME_COLOUR_DELTA = 0.03
 HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
-# The character of a key by origin alone (`_char_key`).
-UNKNOWN = ""
-SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
-# Quarter points (`_key`) within which a kept or seen glyph stands for a traced one
-# (`_kept`).
-_FAKE_BOLD_REACH = 4
-# With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
-# ligatures are expanded so characters count as in the trace. No images: a broken one
-# fails the whole extraction (pdf.js's issue6113.pdf).
-CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~(
-    pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES
-)
 
 
 @dataclass(frozen=True)
@@ -160,8 +148,8 @@ def analyse_page(
 ) -> PageAnalysis:
     """Classify every glyph and image of `page`. `layered` is the same page with every
     optional-content group on (see `layers_on`), to find what an off layer hides.
-    `clipped_text` is the page's text extracted with `CLIPPED_FLAGS`, when the caller
-    has it already. `exhaustive` looks at every glyph even on a plain page.
+    `clipped_text` is `glyph_keys.clipped_textpage(page)`, when the caller has it
+    already. `exhaustive` looks at every glyph even on a plain page.
 
     Most pages are plain (see `PaintLog`): one pass over their painting proves that
     nothing on them is hidden, and `visible` is left empty as nobody needs it. On the
@@ -175,7 +163,7 @@ def analyse_page(
     log = paint.log
     trace = page.get_texttrace()
     painters = Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
-    clip_kept = _clip_kept(page, trace, clipped_text) if trace else None
+    clip_kept = kept_by_clips(page, trace, clipped_text) if trace else None
     hidden: list[HiddenGlyph] = []
     hidden_chars: list[tuple] = []  # the trace's record of each hidden glyph
     visible: list[_Span] = []
@@ -260,11 +248,11 @@ def _not_drawn_again(
     """The hidden glyphs but those the page shows again, seen, at their place (see the
     module's docstring). Invisible glyphs all stay, and so do glyphs the font does not
     map: one of those is no twin of another just for lying at the same place."""
-    shown = {_char_key(char) for span in visible for char in span.chars}
+    shown = {char_key(char) for span in visible for char in span.chars}
     return [
         glyph
         for glyph, char in zip(hidden, chars, strict=True)
-        if glyph.kind == INVISIBLE or _char_key(char)[0] == UNKNOWN or not _kept(char, shown)
+        if glyph.kind == INVISIBLE or char_key(char)[0] == UNKNOWN or not kept(char, shown)
     ]
 
 
@@ -344,7 +332,7 @@ def _glyph_kind(
     painters: Painters | None,
     seqno: int,
 ) -> str | None:
-    if clip_kept is not None and not _kept(char, clip_kept):
+    if clip_kept is not None and not kept(char, clip_kept):
         return CLIPPED
     if painters is not None and painters.covered(rect, seqno):
         return COVERED
@@ -354,68 +342,6 @@ def _glyph_kind(
     if backgrounds is not None and all(_same_colour(colour, b) for b in backgrounds):
         return SAME_COLOUR
     return None
-
-
-def _clip_kept(
-    page: pymupdf.Page, trace: list[dict], clipped: pymupdf.TextPage | None
-) -> set[tuple[str, int, int]] | None:
-    """Glyphs that survive their clipping paths, keyed by character and origin; None
-    when clipping cuts no glyph on the page (the common case: the clip-aware text has
-    as many characters as the trace, ligatures expanded in both)."""
-    clipped = clipped or clipped_textpage(page)
-    traced = "".join(_expanded(chr(char[0])) for span in trace for char in span["chars"])
-    text = page.get_text("text", textpage=clipped)
-    if len("".join(traced.split())) == len("".join(text.split())):
-        return None
-    kept: set[tuple[str, int, int]] = set()
-    for block in page.get_text("rawdict", textpage=clipped)["blocks"]:
-        for line in block.get("lines", ()):
-            for span in line["spans"]:
-                for char in span["chars"]:
-                    key = _key(char["c"], char["origin"])
-                    kept.update((key, (UNKNOWN, *key[1:])))
-    return kept
-
-
-def _kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
-    """Whether `kept` holds the traced glyph `char`, or the same character a fraction of
-    a point away: a glyph drawn several times over itself (fake bold, pdf.js's
-    bug900822.pdf) is traced each time and extracted once."""
-    c, x, y = _char_key(char)
-    if (c, x, y) in kept:
-        return True
-    reach = range(-_FAKE_BOLD_REACH, _FAKE_BOLD_REACH + 1)
-    return any((c, x + dx, y + dy) in kept for dx in reach for dy in reach)
-
-
-def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
-    """The page's text as a reader sees it: everything a clipping path leaves, wherever
-    it lies (outside the crop box too), ligatures expanded."""
-    return page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
-
-
-def _char_key(char: tuple) -> tuple[str, int, int]:
-    """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
-    ligature's first letter at its origin ("ﬁ" as "f"). A character the font does not
-    map (U+FFFD) is keyed by its origin alone: extraction writes its character code,
-    which the trace does not give (a Wingdings tick, pdf.js's issue6127.pdf); so is a
-    private-use one, which extraction writes as the producer's /ActualText says (a flag
-    emoji, py-pdf's sample Google Docs document)."""
-    c = chr(char[0])
-    unknown = c == "\ufffd" or unicodedata.category(c) == "Co"
-    return _key(UNKNOWN if unknown else _expanded(c)[0], char[2])
-
-
-def _expanded(c: str) -> str:
-    """A ligature ("ﬁ", U+FB00 to U+FB06) as the letters extraction expands it to."""
-    return unicodedata.normalize("NFKC", c) if "\ufb00" <= c <= "\ufb06" else c
-
-
-def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
-    # Extraction writes a non-breaking hyphen as "-" (seen with MuPDF 1.28), and a soft
-    # hyphen where the producer's /ActualText says "-" (pdfplumber's issue-71 PDF): one
-    # key for the three, so the trace and extraction agree either way.
-    return "-" if c in SHOWN_AS_HYPHEN else c, round(origin[0] * 4), round(origin[1] * 4)
 
 
 def _covers(kind: str) -> bool:

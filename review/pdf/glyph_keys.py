@@ -1,0 +1,91 @@
+"""Which traced glyph is which extracted character (Django-free).
+
+The hidden-content analysis (`hidden.py`) reads glyphs from MuPDF's trace, which gives
+each glyph's character code, origin and box, and needs to know which of them extraction
+also finds: what a clipping path leaves (`kept_by_clips`), and which hidden glyph the page
+shows again where it is seen. Both sides are keyed by character and origin in quarter
+points (`char_key`), with the differences between the two reconciled: ligatures, hyphens
+extraction writes as "-", characters no font maps.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+import pymupdf
+
+# The character of a key by origin alone (`char_key`).
+UNKNOWN = ""
+SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
+# Quarter points (`_key`) within which a kept or seen glyph stands for a traced one
+# (`kept`).
+_FAKE_BOLD_REACH = 4
+# With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
+# ligatures are expanded so characters count as in the trace. No images: a broken one
+# fails the whole extraction (pdf.js's issue6113.pdf).
+CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~(
+    pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES
+)
+
+
+def kept_by_clips(
+    page: pymupdf.Page, trace: list[dict], clipped: pymupdf.TextPage | None
+) -> set[tuple[str, int, int]] | None:
+    """Glyphs that survive their clipping paths, keyed by character and origin; None
+    when clipping cuts no glyph on the page (the common case: the clip-aware text has
+    as many characters as the trace, ligatures expanded in both)."""
+    clipped = clipped or clipped_textpage(page)
+    traced = "".join(_expanded(chr(char[0])) for span in trace for char in span["chars"])
+    text = page.get_text("text", textpage=clipped)
+    if len("".join(traced.split())) == len("".join(text.split())):
+        return None
+    kept: set[tuple[str, int, int]] = set()
+    for block in page.get_text("rawdict", textpage=clipped)["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    key = _key(char["c"], char["origin"])
+                    kept.update((key, (UNKNOWN, *key[1:])))
+    return kept
+
+
+def kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
+    """Whether `kept` holds the traced glyph `char`, or the same character a fraction of
+    a point away: a glyph drawn several times over itself (fake bold, pdf.js's
+    bug900822.pdf) is traced each time and extracted once."""
+    c, x, y = char_key(char)
+    if (c, x, y) in kept:
+        return True
+    reach = range(-_FAKE_BOLD_REACH, _FAKE_BOLD_REACH + 1)
+    return any((c, x + dx, y + dy) in kept for dx in reach for dy in reach)
+
+
+def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text as a reader sees it: everything a clipping path leaves, wherever
+    it lies (outside the crop box too), ligatures expanded."""
+    return page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
+
+
+def char_key(char: tuple) -> tuple[str, int, int]:
+    """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
+    ligature's first letter at its origin ("ﬁ" as "f"). A character the font does not
+    map (U+FFFD) is keyed by its origin alone: extraction writes its character code,
+    which the trace does not give (a Wingdings tick, pdf.js's issue6127.pdf); so is a
+    private-use one, which extraction writes as the producer's /ActualText says (a flag
+    emoji, py-pdf's sample Google Docs document)."""
+    c = chr(char[0])
+    unknown = c == "\ufffd" or unicodedata.category(c) == "Co"
+    return _key(UNKNOWN if unknown else _expanded(c)[0], char[2])
+
+
+def _expanded(c: str) -> str:
+    """A ligature ("ﬁ", U+FB00 to U+FB06) as the letters extraction expands it to."""
+    return unicodedata.normalize("NFKC", c) if "\ufb00" <= c <= "\ufb06" else c
+
+
+def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
+    # Extraction writes a non-breaking hyphen as "-" (seen with MuPDF 1.28), and a soft
+    # hyphen where the producer's /ActualText says "-" (pdfplumber's issue-71 PDF): one
+    # key for the three, so the trace and extraction agree either way.
+    return "-" if c in SHOWN_AS_HYPHEN else c, round(origin[0] * 4), round(origin[1] * 4)
