@@ -31,6 +31,12 @@ def append_through_a_clip_that_cuts_nothing(page: pymupdf.Page, operators: bytes
     append_content(page, b"q " + clip + b" " + operators + b" Q")
 
 
+def append_a_word_a_clip_cuts_away(page: pymupdf.Page) -> None:
+    """Show "Hidden" through a clip that leaves none of it: the page's clip-aware text
+    is then shorter than its trace, and hidden.py keys every glyph to find which."""
+    append_content(page, b"q 300 700 10 10 re W n BT /helv 12 Tf 72 400 Td (Hidden) Tj ET Q")
+
+
 def helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
     """Helvetica whose ToUnicode map reads the hyphen byte as `dash`, as fonts that
     typeset "FOLL-5" with a non-breaking hyphen do."""

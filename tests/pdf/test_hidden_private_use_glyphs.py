@@ -12,7 +12,12 @@ from review.pdf.hidden import CLIPPED, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content, helvetica_writing_hyphens_as, set_resource
+from testkit.drawing import (
+    append_a_word_a_clip_cuts_away,
+    append_content,
+    helvetica_writing_hyphens_as,
+    set_resource,
+)
 
 
 def flag_page() -> bytes:
@@ -24,7 +29,7 @@ def flag_page() -> bytes:
         page,
         b"BT /Icons 12 Tf 1 0 0 1 190 692 Tm /Span <</ActualText (ID)>> BDC (-) Tj EMC ET",
     )
-    append_content(page, b"q 300 700 10 10 re W n BT /helv 12 Tf 72 400 Td (Hidden) Tj ET Q")
+    append_a_word_a_clip_cuts_away(page)
     return doc.tobytes()
 
 

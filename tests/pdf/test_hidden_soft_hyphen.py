@@ -12,7 +12,12 @@ from review.pdf.hidden import CLIPPED, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content, helvetica_writing_hyphens_as, set_resource
+from testkit.drawing import (
+    append_a_word_a_clip_cuts_away,
+    append_content,
+    helvetica_writing_hyphens_as,
+    set_resource,
+)
 
 
 def hyphenated_page_with_a_clipped_word() -> bytes:
@@ -27,8 +32,7 @@ def hyphenated_page_with_a_clipped_word() -> bytes:
         b"BT /Soft 12 Tf 1 0 0 1 157.38 692 Tm /Span <</ActualText <FEFF002D>>> BDC (-) Tj EMC ET",
     )
     page.insert_text((72, 116), "basique complexe", fontsize=12)
-    # A word a clipping path cuts away whole: the page's clip-aware text is shorter.
-    append_content(page, b"q 300 700 10 10 re W n BT /helv 12 Tf 72 400 Td (Hidden) Tj ET Q")
+    append_a_word_a_clip_cuts_away(page)
     return doc.tobytes()
 
 
