@@ -15,6 +15,7 @@ from typing import Protocol, cast
 
 from django.conf import settings
 
+from common.batch import WriteBatch
 from intake.models import Document
 
 
@@ -42,14 +43,15 @@ class ReviewHandoff(Protocol):
     def items_open(
         self,
         *,
+        batch: WriteBatch,
         documents: Sequence[Document],
         sla_class: str,
         deadline: dt.datetime,
         priority_score: int,
         received_at: dt.datetime,
     ) -> list[OpenedItem]:
-        """Open one review item per document, its detection in the outbox. Called
-        inside admission's transaction."""
+        """Open one review item per document, its detection in the outbox: rows of
+        admission's write batch, which commit with the admission."""
         ...
 
 

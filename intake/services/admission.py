@@ -20,7 +20,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from audit.clock import db_now
-from audit.services import Actor, Event, emit, emit_many
+from audit.services import Actor, Event, emit, emit_many_in
+from common.batch import WriteBatch, batch_transaction
 from common.errors import DomainError
 from common.storage import store_content_addressed
 from intake.deadlines import statutory_deadline
@@ -260,7 +261,7 @@ def _persist(
     stored: Sequence[str],
     actor: Actor,
 ) -> Submission:
-    with transaction.atomic(durable=True):
+    with batch_transaction():
         handoff = review_handoff()
         policy = handoff.admission_policy()
         received_at = policy.read_at
@@ -293,39 +294,46 @@ def _persist(
             )
             for c, original_path in zip(checked, stored, strict=True)
         ]
-        # The submission row goes in last, with the answer that names its documents'
-        # items: foreign keys are checked at commit (Django declares them deferred).
-        Document.objects.bulk_create(documents)
+        # Every row goes in one write batch (one round trip on PostgreSQL). The
+        # submission row goes in last, with the answer that names its documents' items:
+        # foreign keys are checked at commit (Django declares them deferred).
+        batch = WriteBatch()
+        batch.insert(documents)
         high_lane = priority_score >= settings.HIGH_LANE_MIN_SCORE
         opened = handoff.items_open(
+            batch=batch,
             documents=documents,
             sla_class=sla_class,
             received_at=received_at,
             deadline=min(sla_deadline, statutory),
             priority_score=priority_score,
         )
-        emit_many(
-            Event(
-                event_type="TASK_ADMITTED",
-                actor=actor,
-                submission_id=submission.id,
-                document_id=item.document.id,
-                item_id=item.item_id,
-                correlation_id=correlation_id,
-                input_hash=c.sha256,
-                policy_version=policy.version,
-                extra={
-                    "pages": c.page_count,
-                    "bytes": c.size,
-                    "repaired": c.repaired,
-                    "permission_flags": c.permission_flags,
-                    "lane": "high" if high_lane else "default",
-                },
-            )
-            for c, item in zip(checked, opened, strict=True)
+        emit_many_in(
+            batch,
+            (
+                Event(
+                    event_type="TASK_ADMITTED",
+                    actor=actor,
+                    submission_id=submission.id,
+                    document_id=item.document.id,
+                    item_id=item.item_id,
+                    correlation_id=correlation_id,
+                    input_hash=c.sha256,
+                    policy_version=policy.version,
+                    extra={
+                        "pages": c.page_count,
+                        "bytes": c.size,
+                        "repaired": c.repaired,
+                        "permission_flags": c.permission_flags,
+                        "lane": "high" if high_lane else "default",
+                    },
+                )
+                for c, item in zip(checked, opened, strict=True)
+            ),
         )
         submission.admission_response = _admission_body(submission, opened)
-        submission.save(force_insert=True)
+        batch.insert([submission])
+        batch.write()
         return submission
 
 

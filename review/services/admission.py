@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from audit.clock import StatementTime
+from common.batch import WriteBatch, allocate_ids
 from intake.handoff import AdmissionPolicy, OpenedItem
 from intake.models import Document
 from review.models import ItemState, Outbox, Policy, ReviewItem
@@ -35,18 +36,20 @@ def admission_policy() -> AdmissionPolicy:
 
 def items_open(
     *,
+    batch: WriteBatch,
     documents: Sequence[Document],
     sla_class: str,
     deadline: dt.datetime,
     priority_score: int,
     received_at: dt.datetime,
 ) -> list[OpenedItem]:
-    """Runs inside admission's transaction (intake audits the admission with these item
-    ids); the detection rows commit with it. A few statements whatever the number of
-    documents: one insert of the items, one of their outbox rows."""
+    """Adds one review item per document, and its detection in the outbox, to
+    admission's write batch (intake audits the admission with these item ids, so they
+    are allocated first); they commit with the admission."""
     priority = item_priority(time_left=deadline - received_at, priority_score=priority_score)
-    items = ReviewItem.objects.bulk_create(
+    items = [
         ReviewItem(
+            id=item_id,
             document=document,
             state=ItemState.ACCEPTED,
             sla_class=sla_class,
@@ -54,9 +57,14 @@ def items_open(
             priority=priority,
             state_changed_at=received_at,
         )
-        for document in documents
+        for item_id, document in zip(
+            allocate_ids(ReviewItem, len(documents)), documents, strict=True
+        )
+    ]
+    batch.insert(items)
+    outbox_add_new(
+        batch=batch, items=items, task=Outbox.Task.DETECT, reason="admitted", now=received_at
     )
-    outbox_add_new(items=items, task=Outbox.Task.DETECT, reason="admitted", now=received_at)
     return [
         OpenedItem(document=item.document, item_id=item.pk, state=item.state, deadline=deadline)
         for item in items

@@ -19,10 +19,14 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import F
 from django.db.models.functions import Now
+from django.utils import timezone
+from django_q.brokers import get_broker
 from django_q.conf import Conf
+from django_q.models import OrmQ
 from django_q.tasks import async_task
 
 from audit.clock import db_now
+from common.batch import WriteBatch
 from review.models import Outbox, ReviewItem
 
 RELAY_BATCH = 200
@@ -57,17 +61,15 @@ def outbox_add(
 
 
 def outbox_add_new(
-    *, items: Sequence[ReviewItem], task: str, reason: str, now: dt.datetime
+    *, batch: WriteBatch, items: Sequence[ReviewItem], task: str, reason: str, now: dt.datetime
 ) -> list[Outbox]:
-    """`outbox_add` for items created in the caller's transaction (no row of theirs can
-    exist yet): one insert for all of them, due at `now`. With django-q2's ORM broker on
-    this database the tasks are enqueued here, in the same transaction, and the rows
-    written as sent: the task and the change commit together, and the admission costs no
-    relay transaction after its commit."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("an outbox row is written in the transaction of its state change")
+    """`outbox_add` for items the caller's write batch creates (no row of theirs can
+    exist yet): their rows, due at `now`, go into the batch. With django-q2's ORM broker
+    on this database the tasks go into the batch too and the rows are written as sent:
+    the task and the change commit together, and the admission costs no relay
+    transaction after its commit. Otherwise the relay runs once the batch commits."""
     enqueued_now = _broker_in_this_database()
-    rows = Outbox.objects.bulk_create(
+    rows = [
         Outbox(
             item=item,
             task=task,
@@ -79,13 +81,28 @@ def outbox_add_new(
             sends=1 if enqueued_now else 0,
         )
         for item in items
-    )
+    ]
+    batch.insert(rows)
     if enqueued_now:
         for row in rows:
-            async_task(row.task, row.item_id, cluster=worker_pool(row))
+            pool = worker_pool(row)
+            async_task(row.task, row.item_id, cluster=pool, broker=_IntoBatch(batch, pool))
     else:
-        _relay_after_commit()
+        batch.after_write(outbox_relay)
     return rows
+
+
+class _IntoBatch:
+    """A django-q2 broker for `async_task` (its `broker` option) that writes the task's
+    queue row into a write batch instead of inserting it at once: the row the ORM broker
+    writes (`django_q.brokers.orm.ORM.enqueue`), with the same signed package."""
+
+    def __init__(self, batch: WriteBatch, cluster: str) -> None:
+        self.batch = batch
+        self.list_key = get_broker(cluster).list_key
+
+    def enqueue(self, package: str) -> None:
+        self.batch.insert([OrmQ(key=self.list_key, payload=package, lock=timezone.now())])
 
 
 def _broker_in_this_database() -> bool:

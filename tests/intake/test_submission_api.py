@@ -2,12 +2,16 @@ import threading
 import uuid
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+from django_q.conf import Conf
+from django_q.models import OrmQ
 
 from audit.models import AuditEvent
+from audit.services import verify_chain
 from intake.models import Document, RejectedSubmission, Submission, ThrottleWindow
 from intake.services.throttle import throttle_hit
-from review.models import ItemState, ReviewItem
+from review.models import ItemState, Outbox, ReviewItem
 from tests.intake.conftest import (
     encrypted_pdf_bytes,
     make_api_client,
@@ -195,9 +199,6 @@ def test_client_cannot_read_another_clients_submission_or_documents(api):
 
 @pytest.mark.django_db
 def test_a_token_request_reads_its_callers_roles_with_its_token_afresh_each_time(api):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     url = f"/api/v1/submissions/{submit(api).json()['id']}/"
     with CaptureQueriesContext(connection) as captured:
         assert api.get(url).status_code == 200
@@ -298,18 +299,20 @@ def test_twenty_concurrent_identical_posts_create_exactly_one_submission():
         thread.join()
 
     assert sorted(statuses) == [200] * 19 + [201]
+    # The 19 that lost wrote nothing: each one's write batch failed on the submission's
+    # key, its last row, and took every earlier row of the batch with it.
     assert Submission.objects.count() == 1
     assert Document.objects.count() == 1
     assert ReviewItem.objects.count() == 1
+    assert Outbox.objects.count() == 1
+    assert AuditEvent.objects.filter(event_type="TASK_ADMITTED").count() == 1
+    assert verify_chain().ok
 
 
 @pytest.mark.django_db
 def test_admission_statements_do_not_grow_with_the_number_of_files(
     api, django_capture_on_commit_callbacks
 ):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     def statements(files: int) -> int:
         uploads = [upload(f"{n}.pdf", pdf_bytes(text=uuid.uuid4().hex)) for n in range(files)]
         with CaptureQueriesContext(connection) as captured:
@@ -321,6 +324,27 @@ def test_admission_statements_do_not_grow_with_the_number_of_files(
 
     statements(1)  # the first request of a throttle window also forgets the earlier ones
     assert statements(12) == statements(1)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_admission_writes_all_its_rows_in_one_statement(monkeypatch):
+    monkeypatch.setattr(Conf, "SYNC", False)  # as deployed: the ORM broker's queue table
+    api = make_api_client("one-trip-portal")
+    with CaptureQueriesContext(connection) as captured:
+        response = submit(api, files=[upload(f"{n}.pdf", pdf_bytes(text=str(n))) for n in range(3)])
+    assert response.status_code == 201, response.content
+    writes = [q["sql"] for q in captured.captured_queries if "INSERT" in q["sql"]]
+    assert len(writes) == 2  # the throttle's count, and the admission's one batch
+    batch = writes[1]
+    for table in ["intake_document", "review_reviewitem", "review_outbox", "django_q_ormq"]:
+        assert f'INSERT INTO "{table}"' in batch
+    assert batch.count("SELECT audit_append(") == 3
+    assert batch.rstrip().split(";\n")[-1].startswith('INSERT INTO "intake_submission"')
+    item = ReviewItem.objects.get(document_id=response.json()["documents"][0]["id"])
+    assert item.created_at is not None and item.document.created_at is not None
+    assert set(OrmQ.objects.values_list("key", flat=True)) == {"pii-default"}
+    assert verify_chain().ok
 
 
 @pytest.mark.django_db
