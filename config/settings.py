@@ -191,11 +191,11 @@ STORAGES = {
     # Originals and derivatives never share a root: a redacted output can never be
     # mistaken for (or overwrite) the source it was made from.
     "originals": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "BACKEND": "common.storage.DurableFileSystemStorage",
         "OPTIONS": {"location": str(ORIGINALS_ROOT)},
     },
     "derivatives": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "BACKEND": "common.storage.DurableFileSystemStorage",
         "OPTIONS": {"location": str(DERIVATIVES_ROOT)},
     },
 }
