@@ -101,8 +101,9 @@ class _IntoBatch:
         self.batch = batch
         self.list_key = get_broker(cluster).list_key
 
-    def enqueue(self, package: str) -> None:
+    def enqueue(self, package: str) -> str:
         self.batch.insert([OrmQ(key=self.list_key, payload=package, lock=timezone.now())])
+        return "in its admission's write batch"  # django-q2 logs it as the enqueue id
 
 
 def _broker_in_this_database() -> bool:
