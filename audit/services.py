@@ -147,14 +147,10 @@ _COPY_FIELDS = [f for f in AuditEvent._meta.concrete_fields if not f.primary_key
 
 def _insert(rows: list[dict[str, Any]]) -> None:
     """Write the rows, refusing an oversized extra. On PostgreSQL with COPY: a sweep batch
-    or a large admission appends hundreds of events, and compiling one INSERT of them
-    costs more than the database spends storing them. Every value is a str, int, UUID,
-    datetime or None, which COPY writes as is; the extra goes as its JSON text."""
-    extras = []
-    for row in rows:
-        extras.append(json.dumps(row["extra"]))
-        if len(extras[-1]) > MAX_EXTRA_BYTES:
-            raise ValueError(f"audit extra for {row['event_type']} is too large")
+    appends hundreds of events, and compiling one INSERT of them costs more than the
+    database spends storing them. Every value is a str, int, UUID, datetime or None,
+    which COPY writes as is; the extra goes as its JSON text."""
+    extras = [_extra_json(row["event_type"], row["extra"]) for row in rows]
     if connection.vendor != "postgresql":
         AuditEvent.objects.bulk_create(AuditEvent(**row) for row in rows)
         return
@@ -166,6 +162,13 @@ def _insert(rows: list[dict[str, Any]]) -> None:
     ):
         for row, extra in zip(rows, extras, strict=True):
             copy.write_row([extra if f.name == "extra" else row[f.attname] for f in _COPY_FIELDS])
+
+
+def _extra_json(event_type: str, extra: dict[str, Any]) -> str:
+    text = json.dumps(extra)
+    if len(text) > MAX_EXTRA_BYTES:
+        raise ValueError(f"audit extra for {event_type} is too large")
+    return text
 
 
 def emit_many_in(batch: WriteBatch, events: Iterable[Event]) -> None:
@@ -180,9 +183,7 @@ def emit_many_in(batch: WriteBatch, events: Iterable[Event]) -> None:
     for event in events:
         if event.chain:
             raise ValueError("audit_append derives the chain from the ids: no chain of its own")
-        extra = json.dumps(event.extra or {})
-        if len(extra) > MAX_EXTRA_BYTES:
-            raise ValueError(f"audit extra for {event.event_type} is too large")
+        extra = _extra_json(event.event_type, event.extra or {})
         batch.execute(
             "SELECT audit_append(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb)",
             [

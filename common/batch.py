@@ -113,14 +113,12 @@ class WriteBatch:
         transaction. Raises the database's error (IntegrityError for a duplicate key)
         with nothing of the batch written."""
         if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                query = ";\n".join(cursor.mogrify(sql, params) for sql, params in self._statements)
-            if connection.in_atomic_block:
-                with transaction.atomic(), connection.cursor() as cursor:
-                    cursor.execute(query)
-            else:
-                with connection.cursor() as cursor:
-                    cursor.execute(query)
+            # Inside a caller's transaction, a savepoint of its own; outside, none needed.
+            own = transaction.atomic() if connection.in_atomic_block else nullcontext()
+            with own, connection.cursor() as cursor:
+                cursor.execute(
+                    ";\n".join(cursor.mogrify(sql, params) for sql, params in self._statements)
+                )
         else:
             with transaction.atomic(), connection.cursor() as cursor:
                 for sql, params in self._statements:
