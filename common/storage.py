@@ -3,13 +3,17 @@ never leaves a name holding part of a file."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 from django.core.files.storage import FileSystemStorage, storages
 
 CHUNK = 1024 * 1024
+PARTIAL_PREFIX = ".partial-"
 
 
 class DurableFileSystemStorage(FileSystemStorage):
@@ -26,7 +30,7 @@ class DurableFileSystemStorage(FileSystemStorage):
         directory = os.path.dirname(full_path)
         created = _missing_folders(directory)
         os.makedirs(directory, exist_ok=True)
-        descriptor, partial = tempfile.mkstemp(dir=directory, prefix=".partial-")
+        descriptor, partial = tempfile.mkstemp(dir=directory, prefix=PARTIAL_PREFIX)
         try:
             with os.fdopen(descriptor, "wb") as out:
                 if hasattr(content, "seek"):
@@ -79,3 +83,29 @@ def store_content_addressed(storage_alias: str, *, content: Any, sha256: str) ->
         storage.delete(name)
     content.seek(0)
     return storage.save(name, content)
+
+
+def crash_remnants_remove(
+    folder: Path, *, older_than: dt.timedelta, prefix: str = "", dry_run: bool = False
+) -> int:
+    """Delete the files under `folder` whose name starts with `prefix` and that nobody
+    has written to for `older_than`, and return how many there were (with `dry_run`,
+    only count them). For what a killed process leaves behind: a `.partial-` file of a
+    save cut short, an upload's temporary file. No record names them, but they hold a
+    document's bytes, and the retention schedule only ever disposes of named files."""
+    cutoff = time.time() - older_than.total_seconds()
+    found = 0
+    for directory, _, names in os.walk(folder):
+        for name in names:
+            if not name.startswith(prefix):
+                continue
+            path = os.path.join(directory, name)
+            try:
+                if os.lstat(path).st_mtime >= cutoff:
+                    continue
+                if not dry_run:
+                    os.unlink(path)
+            except FileNotFoundError:
+                continue  # removed meanwhile (an upload that finished, another pass)
+            found += 1
+    return found

