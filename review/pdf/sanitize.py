@@ -18,7 +18,8 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   that an OCR'd scan is no longer searchable;
 - optional content is flattened: painting inside marked content of an OFF group is cut
   from page and form content streams, images and forms tagged with an OFF group are
-  blanked, and /OCProperties is removed, so what was visible stays visible;
+  blanked, and /OCProperties is removed, so what was visible stays visible; the groups
+  that content still refers to are all renamed "Layer" (a layer's name is text too);
 - every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
   covered by later opaque content, in the colour of their background, under 1 pt or
   clipped away are cut, a run on one line at a time (the covering shape stays); an image
@@ -91,6 +92,7 @@ def sanitize(pdf: bytes) -> bytes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
         _blank_hidden_xobjects(doc, off_groups)
+        _neutral_layer_names(doc)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
         _drop_metadata_and_associated_files(doc)
         doc.set_metadata({})
@@ -343,6 +345,15 @@ def _blank_hidden_xobjects(doc: pymupdf.Document, off_groups: set[int]) -> None:
         elif subtype == "/Form":
             doc.update_stream(xref, b"")
         _delete_keys(doc, xref, ("OC",))
+
+
+def _neutral_layer_names(doc: pymupdf.Document) -> None:
+    """Name every optional-content group "Layer": /OCProperties goes, so no viewer
+    lists the layers any more, but the groups stay where content refers to them, and a
+    layer's name is often a person's ("Annotations by J. Roe") or repeats page text."""
+    for xref in range(1, doc.xref_length()):
+        if doc.xref_get_key(xref, "Type")[1] == "/OCG":
+            doc.xref_set_key(xref, "Name", "(Layer)")
 
 
 def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) -> bool:

@@ -592,14 +592,22 @@ def test_a_redacted_word_that_names_a_font_passes() -> None:
     assert report.ok, report.failures
 
 
-def _with_stream(doc: pymupdf.Document, content: str, fonts: dict[str, int] | None = None) -> None:
-    """Append `content` to page 0's contents, with `fonts` (name: xref) in its resources."""
+def _with_stream(
+    doc: pymupdf.Document,
+    content: str,
+    fonts: dict[str, int] | None = None,
+    colour_spaces: dict[str, str] | None = None,
+) -> None:
+    """Append `content` to page 0's contents, with `fonts` (name: xref) and
+    `colour_spaces` (name: value) in its resources."""
     page = doc[0]
     resources = page.xref if doc.xref_get_key(page.xref, "Resources")[0] == "dict" else None
     resources = resources or int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
     prefix = "Resources/" if resources == page.xref else ""
     for name, xref in (fonts or {}).items():
         doc.xref_set_key(resources, f"{prefix}Font/{name}", f"{xref} 0 R")
+    for name, value in (colour_spaces or {}).items():
+        doc.xref_set_key(resources, f"{prefix}ColorSpace/{name}", value)
     xref = doc.get_new_xref()
     doc.update_object(xref, "<<>>")
     doc.update_stream(xref, content.encode("latin-1"))
@@ -733,3 +741,88 @@ def test_what_burn_in_leaves_of_words_on_several_pages_is_no_redacted_string() -
     report = verify(pdf, output, marks)
 
     assert report.ok, report.failures
+
+
+def _colour_profile(copyright_text: str) -> bytes:
+    """An ICC profile's bytes as a producer embeds them: the 128-byte header (profile
+    signature "acsp" at 36), a tag table, and a `cprt` text tag naming its maker."""
+    text = b"text\0\0\0\0" + copyright_text.encode("ascii") + b"\0"
+    offset = 128 + 4 + 12
+    header = bytearray(128)
+    header[0:4] = (offset + len(text)).to_bytes(4, "big")
+    header[8:24] = b"\x02\x10\x00\x00mntrRGB XYZ "
+    header[36:40] = b"acsp"
+    table = (1).to_bytes(4, "big") + b"cprt" + offset.to_bytes(4, "big")
+    return bytes(header) + table + len(text).to_bytes(4, "big") + text
+
+
+def _stream_object(doc: pymupdf.Document, dictionary: str, data: bytes) -> int:
+    xref = doc.get_new_xref()
+    doc.update_object(xref, dictionary)
+    doc.update_stream(xref, data)
+    return xref
+
+
+def _painted_in_an_icc_colour(doc: pymupdf.Document, profile: bytes) -> None:
+    xref = _stream_object(doc, "<</N 3/Alternate/DeviceRGB>>", profile)
+    _with_stream(
+        doc,
+        "q /CS0 cs 0.2 0.4 0.6 sc 300 300 100 50 re f Q",
+        colour_spaces={"CS0": f"[/ICCBased {xref} 0 R]"},
+    )
+
+
+def test_a_colour_profile_naming_a_redacted_company_is_no_leak() -> None:
+    """A slide deck's sRGB profile says "Apple Computer Inc." (pdfminer's
+    nlp2004slides.pdf); so did a company the reviewer redacted on the page."""
+    doc = _lines(["Shipped by Apple Computer to the requester"])
+    _painted_in_an_icc_colour(doc, _colour_profile("Copyright 2003 Apple Computer Inc."))
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "Apple")), _mark(page, _word_box(page, "Computer"))]
+    pdf = doc.tobytes()
+    output = _release(pdf, marks)
+    released = _open(output)
+    streams = [released.xref_stream(x) or b"" for x in range(1, released.xref_length())]
+    assert any(data[36:40] == b"acsp" for data in streams), "the profile is still there"
+
+    report = verify(pdf, output, marks)
+
+    assert report.ok, report.failures
+
+
+def test_a_redacted_company_in_a_stream_that_is_no_colour_profile_still_fails() -> None:
+    doc = _lines(["Shipped by Apple Computer to the requester"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "Apple")), _mark(page, _word_box(page, "Computer"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    # A profile's dictionary, but bytes without the profile signature: a stash.
+    stash = _colour_profile("Copyright 2003 Apple Computer Inc.").replace(b"acsp", b"none")
+    xref = _stream_object(output, "<</N 3/Alternate/DeviceRGB>>", stash)
+    output.xref_set_key(output.pdf_catalog(), "Stash", f"{xref} 0 R")
+
+    report = verify(pdf, output.tobytes(garbage=4), marks)
+
+    assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
+
+
+def test_a_layer_named_after_a_redacted_person_is_renamed_by_sanitize() -> None:
+    """A layer's name stays in the file where content refers to it (pypdf's sample
+    base64image.pdf: a layer called "PDF Annotator", the words also on its page)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    layer = doc.add_ocg("Notes by Harriet Quimby", on=True)
+    page.insert_text((72, 100), "Reviewed by Harriet Quimby today", fontsize=11, oc=layer)
+    marks = [_mark(page, _word_box(page, "Harriet")), _mark(page, _word_box(page, "Quimby"))]
+    pdf = doc.tobytes()
+
+    output = _open(_release(pdf, marks))
+
+    layers = [x for x in range(1, output.xref_length()) if "/OCG" in output.xref_object(x)]
+    assert layers, "the content still refers to its layer"
+    assert all(output.xref_get_key(x, "Name") == ("string", "Layer") for x in layers)
+    assert verify(pdf, output.tobytes(), marks).ok
+    # The gate still reads layer names: the old name back is a leak.
+    output.xref_set_key(layers[0], "Name", "(Notes by Harriet Quimby)")
+    report = verify(pdf, output.tobytes(garbage=4), marks)
+    assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
