@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from django.core.files.storage import FileSystemStorage, storages
+from django.utils import timezone
 
 CHUNK = 1024 * 1024
 PARTIAL_PREFIX = ".partial-"
@@ -93,7 +93,7 @@ def crash_remnants_remove(
     only count them). For what a killed process leaves behind: a `.partial-` file of a
     save cut short, an upload's temporary file. No record names them, but they hold a
     document's bytes, and the retention schedule only ever disposes of named files."""
-    cutoff = time.time() - older_than.total_seconds()
+    cutoff = (timezone.now() - older_than).timestamp()  # file times are the OS's clock
     found = 0
     for directory, _, names in os.walk(folder):
         for name in names:
