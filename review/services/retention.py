@@ -32,18 +32,15 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.core.files.storage import storages
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
 from audit.clock import db_now
-from audit.services import Actor, Event, actor_label, emit, emit_many
-from common.storage import PARTIAL_PREFIX, crash_remnants_remove
+from audit.services import Actor, Event, actor_label, emit_many
 from intake.models import Document
 from review.errors import OutputDisposed
 from review.models import (
@@ -56,6 +53,7 @@ from review.models import (
     ReviewItem,
 )
 from review.services.detection import ocr_pages_delete
+from review.services.remnants import remnants_remove
 from review.services.transitions import item_event
 
 DISPOSER = "system:retention"
@@ -70,8 +68,6 @@ STORAGE: dict[str, str] = {Kind.ORIGINAL: "originals", Kind.DERIVATIVES: "deriva
 # commits in well under a second; a daily backlog of 100,000 clears in one pass.
 BATCH = 500
 MAX_BATCHES = 200
-# A file nobody has written to for this long is no save or upload still in progress.
-REMNANT_AGE = dt.timedelta(hours=1)
 
 
 # -- versions ---------------------------------------------------------------------------
@@ -366,7 +362,9 @@ def disposal_run(
     what killed processes left behind. With `dry_run`, report what would go and change
     nothing."""
     report = DisposalReport()
-    report.remnants = _crash_remnants_remove(actor=actor, dry_run=dry_run)
+    report.remnants = remnants_remove(
+        storage_aliases=STORAGE.values(), actor=actor, dry_run=dry_run
+    )
     if dry_run:
         plan = disposal_plan(now=now, limit=BATCH * MAX_BATCHES)
         report.planned, report.held, report.shared = plan.documents, plan.held, plan.shared
@@ -381,29 +379,6 @@ def disposal_run(
         if len(plan.documents) < BATCH:
             break
     return report
-
-
-def _crash_remnants_remove(*, actor: Actor, dry_run: bool) -> int:
-    """Remove what killed processes left: saves cut short in either storage (no record
-    names them) and uploads received in part. They hold documents' bytes, and nothing
-    else would ever dispose of them. How many went, from where, goes to the ledger."""
-    found = {
-        alias: crash_remnants_remove(
-            Path(storages[alias].path("")),
-            prefix=PARTIAL_PREFIX,
-            older_than=REMNANT_AGE,
-            dry_run=dry_run,
-        )
-        for alias in STORAGE.values()
-    }
-    found["uploads"] = crash_remnants_remove(
-        Path(settings.FILE_UPLOAD_TEMP_DIR), older_than=REMNANT_AGE, dry_run=dry_run
-    )
-    total = sum(found.values())
-    if total and not dry_run:
-        with transaction.atomic():
-            emit("CRASH_REMNANTS_REMOVED", actor=actor, extra={"files": found})
-    return total
 
 
 def _dispose_batch(*, actor: Actor, now: dt.datetime | None) -> tuple[list[Disposal], DisposalPlan]:

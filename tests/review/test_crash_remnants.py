@@ -18,7 +18,8 @@ from audit.models import AuditEvent
 from audit.services import verify_chain
 from common.storage import PARTIAL_PREFIX
 from intake.models import Document
-from review.services.retention import REMNANT_AGE, disposal_run
+from review.services.remnants import REMNANT_AGE
+from review.services.retention import disposal_run
 from tests.intake.conftest import make_api_client, pdf_bytes, submit, upload
 
 pytestmark = pytest.mark.django_db
