@@ -9,8 +9,8 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
   still show on top of the black box, and the preview would disagree with the release.
 - Redaction annotations already in the original are deleted unapplied: only marks a
   human approved may remove content.
-- Each mark becomes a redaction that removes the text of the lines it holds the middle
-  of (not of the lines it only grazes, see `_text_rect`), the image pixels and the
+- Each mark becomes a redaction that removes the text of the words it holds the middle
+  of (not of the words it only grazes, see `_text_rect`), the image pixels and the
   touched vector graphics under it (but a filled rectangle it lies on, a band or a
   shaded cell, stays around it: `fills.py`), is filled black, and is stamped with its
   legal reason in small white text (skipped when the box is too small to hold it
@@ -187,10 +187,10 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
     split_fills(page, rects)  # the background a box lies on stays around it
-    # Text first, each box narrowed off the lines it only grazes; then pixels, line art
+    # Text first, each box narrowed off the words it only grazes; then pixels, line art
     # and the black fill over the whole box. Where no box is narrowed, one pass does all.
-    lines = _text_lines(page)
-    text_rects = [_text_rect(rect, lines) for rect in rects]
+    words = _text_words(page)
+    text_rects = [_text_rect(rect, words) for rect in rects]
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
     if text_rects != rects:
         for text_rect in text_rects:
@@ -215,38 +215,57 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     shape.commit()
 
 
-# A line of text: its box (x0, y0, x1, y1), and whether it runs along x (else along y).
-# Slanted lines are left out: a box is never narrowed off them.
-_Line = tuple[Quad, bool]
+# A word of text: its box (x0, y0, x1, y1), and whether its line runs along x (else
+# along y). Words of slanted lines are left out: a box is never narrowed off them.
+_Word = tuple[Quad, bool]
 
 
-def _text_lines(page: pymupdf.Page) -> list[_Line]:
-    lines: list[_Line] = []
-    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
-        for line in block.get("lines", ()):
-            cos, sin = line["dir"]
-            if abs(sin) < 0.01 or abs(cos) < 0.01:
-                lines.append((line["bbox"], abs(sin) < 0.01))
-    return lines
+def _text_words(page: pymupdf.Page) -> list[_Word]:
+    """The page's words, with their line's direction, which `extractWORDS` does not
+    give: where every line runs along x (most pages), all of them do; else each word
+    takes the direction of the line that holds its centre."""
+    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+    lines = [
+        (pymupdf.Rect(line["bbox"]), line["dir"])
+        for block in textpage.extractDICT()["blocks"]
+        for line in block.get("lines", ())
+    ]
+    across = all(abs(sin) < 0.01 for _, (_, sin) in lines)
+    words: list[_Word] = []
+    for x0, y0, x1, y1, *_ in textpage.extractWORDS():
+        if not (x0 < x1 and y0 < y1):
+            continue
+        if across:
+            words.append(((x0, y0, x1, y1), True))
+            continue
+        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        cos, sin = next((way for box, way in lines if centre in box), (1.0, 0.0))
+        if abs(sin) < 0.01 or abs(cos) < 0.01:
+            words.append(((x0, y0, x1, y1), abs(sin) < 0.01))
+    return words
 
 
-def _text_rect(rect: pymupdf.Rect, lines: Sequence[_Line]) -> pymupdf.Rect:
+def _text_rect(rect: pymupdf.Rect, words: Sequence[_Word]) -> pymupdf.Rect:
     """The part of a box whose text the burn-in takes.
 
     MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
     box over one line of a tightly set page reaches a point or two into the lines above
-    and below, and would take their words too. A line is under a box when the box holds
-    its middle across the line, as the release gate judges it: the box is narrowed off
-    each line it only grazes, never past the middle of a line it holds (then the grazed
-    line goes too, as before). Glyphs no line accounts for go wherever the narrowed box
-    touches them."""
+    and below, and would take their words too. A word is under a box when the box holds
+    its middle across the line, as the release gate judges it (`Boxes.covers`): the box
+    is narrowed off each word it only grazes, never past the middle of a word it holds
+    (then the grazed word goes too, as before). Glyphs no word accounts for go wherever
+    the narrowed box touches them.
+
+    Words, not lines: a formula with a fraction or subscripts makes its line twice as
+    tall as the words beside it, and the line's middle falls outside a box that holds
+    theirs (pdflatex's "die Ebene H", GeoTopo in py-pdf's sample files)."""
     if rect.is_empty:
         return rect
     edges = [rect.x0, rect.y0, rect.x1, rect.y1]
     bounds = (rect.x0, rect.y0, rect.x1, rect.y1)
     held: list[tuple[int, float]] = []
-    for box, along_x in lines:
-        if box[0] >= box[2] or box[1] >= box[3] or not intersects(box, bounds):
+    for box, along_x in words:
+        if not intersects(box, bounds):
             continue
         axis = 1 if along_x else 0  # across the line: y for a line along x
         low, high = box[axis], box[axis + 2]
@@ -258,7 +277,7 @@ def _text_rect(rect: pymupdf.Rect, lines: Sequence[_Line]) -> pymupdf.Rect:
         else:
             edges[axis + 2] = min(edges[axis + 2], low - _CLEAR)
     for axis, middle in held:
-        # A band through the middle at least: narrowed off tall lines on both sides (a
+        # A band through the middle at least: narrowed off tall words on both sides (a
         # heading set between two lines whose boxes reach over it), the box kept no
         # height and took none of the heading's glyphs (PyMuPDF's test_2979.pdf).
         edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))

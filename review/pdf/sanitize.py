@@ -5,7 +5,9 @@ the page, so whatever annotation objects remain are not part of the reviewed pic
 and are dropped whole (widgets, popups, links, sticky notes). What goes:
 
 - document info and XMP metadata (catalog, pages, images, any /Metadata stream);
-- associated files (/AF, on the catalog or any object), which embed files;
+- associated files (/AF, on the catalog or any object), which embed files, and what
+  pdfTeX records of an included PDF figure (/PTEX.FileName, /PTEX.InfoDict: its path,
+  author and title);
 - annotations of every kind, the AcroForm and its field values;
 - the /Names tree (embedded files, document JavaScript), /OpenAction and every /AA
   additional-actions entry, so no script or action survives;
@@ -68,6 +70,17 @@ CATALOG_KEYS = (
     "Info",  # MuPDF puts a /Producer-only /Info here in new documents
 )
 PAGE_KEYS = ("Annots", "AA", "Thumb", "PieceInfo", "Metadata", "B")
+# Keys that carry a document's own data on any object: XMP metadata, associated files,
+# private application data (a form's /PieceInfo), and what pdfTeX records of an included
+# PDF figure: its file's path and its whole document info (author, title).
+OBJECT_KEYS = (
+    "Metadata",
+    "AF",
+    "PieceInfo",
+    "PTEX.FileName",
+    "PTEX.InfoDict",
+    "PTEX.PageNumber",
+)
 
 
 def sanitize(pdf: bytes) -> bytes:
@@ -94,7 +107,7 @@ def sanitize(pdf: bytes) -> bytes:
         _blank_hidden_xobjects(doc, off_groups)
         _neutral_layer_names(doc)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
-        _drop_metadata_and_associated_files(doc)
+        _drop_object_metadata(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
         return doc.tobytes(**SAVE_OPTIONS)
@@ -367,13 +380,14 @@ def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) 
     return any(int(token) in off_groups for token in refs[::3] if token.isdigit())
 
 
-def _drop_metadata_and_associated_files(doc: pymupdf.Document) -> None:
+def _drop_object_metadata(doc: pymupdf.Document) -> None:
     """XMP metadata and associated files (PDF 2.0 and PDF/A-3 /AF: embedded files, such
     as the source a PDF was made from) can hang off the catalog, pages, images, fonts
-    and forms; drop every reference, and the rewrite drops the objects."""
+    and forms, and so can the other `OBJECT_KEYS`; drop every reference, and the
+    rewrite drops the objects."""
     doc.del_xml_metadata()
     for xref in range(1, doc.xref_length()):
-        keys = tuple(key for key in ("Metadata", "AF") if doc.xref_get_key(xref, key)[0] != "null")
+        keys = tuple(key for key in OBJECT_KEYS if doc.xref_get_key(xref, key)[0] != "null")
         if keys:
             _delete_keys(doc, xref, keys)
 

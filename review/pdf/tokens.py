@@ -15,6 +15,8 @@ STRIP = "\"'()[]{}<>.,;:!?"
 # page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
 _WORD_CHAR = re.compile(r"\w")
+# A word character as a byte: past ASCII, any byte counts (a Latin-1 letter).
+_WORD_BYTES = rb"[\w\x80-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
 # two-byte font reads <0003>).
 _BREAK = bytes(range(0x21))
@@ -28,15 +30,30 @@ def fold(text: str) -> str:
 
 def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
     """The fragments in their byte form, longest first: a short one ("/") must not break
-    up a longer one ("/ALK") before that is taken out whole."""
+    up a longer one ("/ALK") before that is taken out whole. A fragment is taken out
+    only as a whole word of its string: a word cut short to "n" must not take every "n"
+    out of "folgenden" and leave a redacted "folge" standing (GeoTopo in py-pdf's
+    sample files)."""
     if not fragments:
         return None
     forms = sorted({f.encode("latin-1", "replace") for f in fragments}, key=len, reverse=True)
-    return re.compile(b"|".join(re.escape(form) for form in forms))
+    return re.compile(b"|".join(_whole(form) for form in forms))
+
+
+def _whole(form: bytes) -> bytes:
+    """`form` as a pattern that no word byte continues where it starts or ends with one
+    (where it is taken out for a word it is not, less is taken out: the safe side)."""
+    before = b"(?<!" + _WORD_BYTES + b")" if re.match(_WORD_BYTES, form[:1]) else b""
+    after = b"(?!" + _WORD_BYTES + b")" if re.match(_WORD_BYTES, form[-1:]) else b""
+    return before + re.escape(form) + after
 
 
 def without(text: bytes, fragments: re.Pattern[bytes] | None) -> bytes:
-    return fragments.sub(b" ", text) if fragments is not None else text
+    """`text` with the fragments blanked out, each by as many spaces as it is long: a
+    place in the result is the same place in `text`."""
+    if fragments is None:
+        return text
+    return fragments.sub(lambda match: b" " * len(match.group()), text)
 
 
 class Words:
@@ -140,13 +157,21 @@ def found_in_any(needles: Sequence[Needle], texts: Iterable[bytes]) -> bool:
 
 
 def found_unexplained(
-    needles: Sequence[Needle], texts: list[bytes], shown: set[str], any_needle: re.Pattern[bytes]
+    needles: Sequence[Needle],
+    texts: list[bytes],
+    drawn: list[bytes],
+    shown: set[str],
+    any_needle: re.Pattern[bytes],
 ) -> bool:
     """A needle is in one of a content stream's `texts` (in stream order), other than
-    where a string cuts a word the output shows (`_runs_on`). `any_needle` finds the
-    strings that hold any needle at all, in one scan each."""
+    where a string cuts a word the output shows (`_runs_on`). `texts` are the strings
+    `drawn` with the fragments blanked out (`without`), place for place: the word a
+    string runs on into is read from what is drawn, so that a fragment blanked out of
+    the next string ("1", a footnote mark cut from another line) does not cut the word
+    it continues ("(SNCF-Metrik)" then "(1)"). `any_needle` finds the strings that hold
+    any needle at all, in one scan each."""
     return any(
-        not _runs_on(needle, texts, index, start, end, shown)
+        not _runs_on(needle, drawn, index, start, end, shown)
         for index, text in enumerate(texts)
         if any_needle.search(text)
         for needle in needles

@@ -188,7 +188,9 @@ def _check(
         before = original_pages[page_no]
         if words is not None:
             cut = cut_short(after, before, page_boxes)
-            fragments.update(text for _, text in cut)
+            # As drawn, a fragment's punctuation may be a string of its own, in
+            # another font ("(Erinnerung)" then "(:)"): its bare word counts too.
+            fragments.update(form for _, text in cut for form in (text, text.strip(STRIP)) if form)
             occurrences = words.count(text for rect, text in after.words if (rect, text) not in cut)
             hits = sum(count for token, count in occurrences.items() if token in distinctive)
             if hits:
@@ -323,8 +325,9 @@ def _side_channel_hits(
         if not data or _is_colour_profile(out, xref, data):
             continue
         if xref in written_in_syntax:
-            texts = [without(text, left) for text in syntax.strings(syntax.kerned_joined(data))]
-            hit = found_unexplained(text_needles, texts, shown, any_needle)
+            drawn = list(syntax.strings(syntax.kerned_joined(data)))
+            texts = [without(text, left) for text in drawn]
+            hit = found_unexplained(text_needles, texts, drawn, shown, any_needle)
         else:  # unknown bytes (a stash, XML, script): searched whole
             hit = any(needle.found_in(data) for needle in needles)
         if hit:

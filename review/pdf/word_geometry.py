@@ -11,6 +11,7 @@ in unrotated page space, as PyMuPDF reports words.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -78,9 +79,23 @@ def _runs_down(words: Sequence[_RawWord]) -> bool:
 
 
 def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:
-    expected = Counter(text for rect, text in before.visible() if not boxes.touch(rect))
-    present = Counter(text for _, text in after.words)
+    expected = Counter(
+        _without_marks(text) for rect, text in before.visible() if not boxes.touch(rect)
+    )
+    present = Counter(_without_marks(text) for _, text in after.words)
     return sum((expected - present).values())
+
+
+def _without_marks(text: str) -> str:
+    """The word without combining marks. A mark has no width of its own, so extraction
+    joins it to whatever glyph precedes it in the content: pdflatex draws "x" with a
+    zero-width slash (U+0338) before "=" for "not equal"; with "x" under a box and the
+    slash beside it, the slash joins the last word before the box ("je" comes out as
+    "je" and the slash, GeoTopo in py-pdf's sample files), and that word is no more
+    lost than the slash is."""
+    if text.isascii():
+        return text
+    return "".join(char for char in text if not unicodedata.combining(char))
 
 
 def _axes(rect: Quad, vertical: bool) -> Quad:
