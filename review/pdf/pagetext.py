@@ -24,6 +24,8 @@ SOURCE_WIDGET = "widget"
 TEXT_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # Points; see PageText._part.
 _INSET = 0.05
+# Points: a word of rawdict is the word of extractWORDS when their boxes agree this well.
+_SAME_PLACE = 0.5
 
 _ALNUM = re.compile(r"[^\W_]")
 
@@ -44,7 +46,7 @@ class PageText:
 
     def __init__(self, textpage: pymupdf.TextPage, words: list[tuple]) -> None:
         self._textpage = textpage
-        self._chars: dict[tuple[int, int, int], list[tuple[float, ...]]] | None = None
+        self._chars: dict[str, list[tuple[Box, list[tuple[float, ...]]]]] | None = None
         self.words = words
         parts: list[str] = []
         starts: list[int] = []
@@ -93,8 +95,8 @@ class PageText:
         return [(r[0], r[1], r[2], r[3]) for r in out]
 
     def _part(self, word: tuple, a: int, b: int) -> tuple[float, float, float, float]:
-        chars = self._char_map().get((word[5], word[6], word[7]))
-        if chars is None or len(chars) != len(word[4]):
+        chars = self._chars_of(word)
+        if chars is None:
             # Fallback: split the word box evenly by character count.
             x0, y0, x1, y1 = word[:4]
             step = (x1 - x0) / max(1, len(word[4]))
@@ -109,27 +111,56 @@ class PageText:
             max(c[3] for c in part) - _INSET,
         )
 
-    def _char_map(self) -> dict[tuple[int, int, int], list[tuple[float, ...]]]:
-        """Char boxes per (block, line, word), split on whitespace as extractWORDS does."""
+    def _chars_of(self, word: tuple) -> list[tuple[float, ...]] | None:
+        """The char boxes of `word`: of the word rawdict spells the same at the same
+        place. Found by text and place, not by the block, line and word numbers that
+        extractWORDS gives: it counts lines rawdict leaves out and splits words by rules
+        of its own (a narrow no-break space stays inside a word, a change of writing
+        direction ends one), so the same numbers can name another word of the same
+        length on the line, and the box would go over that one (a "new" boxed as the
+        "for" before it, in pdfplumber's pr-138 example)."""
+        for place, chars in self._char_map().get(word[4], ()):
+            same_place = all(abs(place[i] - word[i]) <= _SAME_PLACE for i in range(4))
+            if same_place and len(chars) == len(word[4]):
+                return chars
+        return None
+
+    def _char_map(self) -> dict[str, list[tuple[Box, list[tuple[float, ...]]]]]:
+        """Char boxes per word of rawdict (split where extractWORDS splits: white
+        space, no-break space and the direction marks), by the word's text."""
         if self._chars is None:
             self._chars = {}
             raw = self._textpage.extractRAWDICT()
-            for b_no, block in enumerate(raw.get("blocks", ())):
-                for l_no, line in enumerate(block.get("lines", ())):
-                    w_no = 0
-                    current: list[tuple[float, ...]] = []
-                    for span in line["spans"]:
-                        for ch in span["chars"]:
-                            if ch["c"].isspace():
-                                if current:
-                                    self._chars[(b_no, l_no, w_no)] = current
-                                    w_no += 1
-                                    current = []
-                            else:
-                                current.append(ch["bbox"])
-                    if current:
-                        self._chars[(b_no, l_no, w_no)] = current
+            for block in raw.get("blocks", ()):
+                for line in block.get("lines", ()):
+                    text: list[str] = []
+                    boxes: list[tuple[float, ...]] = []
+                    for char in (c for span in line["spans"] for c in span["chars"]):
+                        if _splits_words(char["c"]):
+                            self._add_word(text, boxes)
+                            text, boxes = [], []
+                        else:
+                            text.append(char["c"])
+                            boxes.append(char["bbox"])
+                    self._add_word(text, boxes)
         return self._chars
+
+    def _add_word(self, text: list[str], boxes: list[tuple[float, ...]]) -> None:
+        if not boxes or self._chars is None:
+            return
+        place = Box(
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        self._chars.setdefault("".join(text), []).append((place, boxes))
+
+
+def _splits_words(char: str) -> bool:
+    """Where extractWORDS ends a word (PyMuPDF's `JM_is_word_delimiter`)."""
+    code = ord(char) if len(char) == 1 else 0x21
+    return code <= 32 or code == 160 or 0x202A <= code <= 0x202E
 
 
 @dataclass
