@@ -17,6 +17,8 @@ import pymupdf
 
 # The character of a key by origin alone (`char_key`).
 UNKNOWN = ""
+# What extraction writes for a glyph it finds no Unicode for.
+UNMAPPED = "\ufffd"
 SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
 # Quarter points (`_key`) within which a kept or seen glyph stands for a traced one
 # (`kept`).
@@ -53,9 +55,12 @@ def kept_by_clips(
 def kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
     """Whether `kept` holds the traced glyph `char`, or the same character a fraction of
     a point away: a glyph drawn several times over itself (fake bold, pdf.js's
-    bug900822.pdf) is traced each time and extracted once."""
+    bug900822.pdf) is traced each time and extracted once. A glyph that extraction
+    could not map (U+FFFD) at the glyph's origin is the glyph too: the trace may name
+    the character the font draws where extraction finds no Unicode for it (the dot
+    leaders of a rotated table in tabula's and camelot's rotated_page.pdf)."""
     c, x, y = char_key(char)
-    if (c, x, y) in kept:
+    if (c, x, y) in kept or (UNMAPPED, x, y) in kept:
         return True
     reach = range(-_FAKE_BOLD_REACH, _FAKE_BOLD_REACH + 1)
     return any((c, x + dx, y + dy) in kept for dx in reach for dy in reach)
@@ -75,7 +80,7 @@ def char_key(char: tuple) -> tuple[str, int, int]:
     private-use one, which extraction writes as the producer's /ActualText says (a flag
     emoji, py-pdf's sample Google Docs document)."""
     c = chr(char[0])
-    unknown = c == "\ufffd" or unicodedata.category(c) == "Co"
+    unknown = c == UNMAPPED or unicodedata.category(c) == "Co"
     return _key(UNKNOWN if unknown else _expanded(c)[0], char[2])
 
 

@@ -12,6 +12,7 @@ import struct
 
 import pymupdf
 
+from review.pdf.glyph_keys import _key, kept
 from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
@@ -60,3 +61,16 @@ def test_glyphs_mapped_to_no_character_are_not_clipped_text() -> None:
 
     assert find_hidden(pdf) == []
     assert verify(pdf, sanitize(burn_in(pdf, [])), []).ok
+
+
+def test_a_glyph_extraction_cannot_map_is_kept_by_its_origin_whatever_the_trace_calls_it() -> None:
+    """The dot leaders of a rotated table (tabula's and camelot's rotated_page.pdf): the
+    trace names each dot ".", extraction writes U+FFFD at the same origin. Once a black
+    box made the page no longer plain, the dots were taken for clipped text, sanitize
+    cut all 1,367 of them and the gate refused the release as collateral damage."""
+    dot = (ord("."), 15, (169.868, 669.291), (162.148, 667.067, 171.868, 669.291))
+    extracted = {_key("\ufffd", (169.868, 669.291)), _key("A", (40.0, 60.0))}
+
+    assert kept(dot, extracted)
+    assert not kept((ord("."), 15, (40.0, 62.0), dot[3]), extracted)  # nothing there
+    assert not kept((ord("B"), 37, (40.0, 60.0), dot[3]), extracted)  # another letter
