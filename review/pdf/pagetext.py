@@ -97,10 +97,11 @@ class PageText:
     def _part(self, word: tuple, a: int, b: int) -> tuple[float, float, float, float]:
         chars = self._chars_of(word)
         if chars is None:
-            # Fallback: split the word box evenly by character count.
-            x0, y0, x1, y1 = word[:4]
-            step = (x1 - x0) / max(1, len(word[4]))
-            return (x0 + step * a, y0, x0 + step * b, y1)
+            # The whole word: a share of its box by character count misses characters
+            # of a proportional font and runs across the line of a vertical one (half
+            # of "Item 265" on a side tab, pdfplumber's issue-71 PDF). Taking the label
+            # glued to a match too is the safe side.
+            return word[0], word[1], word[2], word[3]
         part = chars[a:b]
         # Neighbouring glyph boxes touch; pull the edges in a hair so the box does not
         # also select the glued label ("SSN:") next to the match.
