@@ -130,7 +130,7 @@ class PageText:
         """Char boxes per word of rawdict (split where extractWORDS splits: white
         space, no-break space and the direction marks), by the word's text."""
         if self._chars is None:
-            self._chars = {}
+            chars: dict[str, list[tuple[Box, list[tuple[float, ...]]]]] = {}
             raw = self._textpage.extractRAWDICT()
             for block in raw.get("blocks", ()):
                 for line in block.get("lines", ()):
@@ -138,24 +138,29 @@ class PageText:
                     boxes: list[tuple[float, ...]] = []
                     for char in (c for span in line["spans"] for c in span["chars"]):
                         if _splits_words(char["c"]):
-                            self._add_word(text, boxes)
+                            _add_word(chars, text, boxes)
                             text, boxes = [], []
                         else:
                             text.append(char["c"])
                             boxes.append(char["bbox"])
-                    self._add_word(text, boxes)
+                    _add_word(chars, text, boxes)
+            self._chars = chars
         return self._chars
 
-    def _add_word(self, text: list[str], boxes: list[tuple[float, ...]]) -> None:
-        if not boxes or self._chars is None:
-            return
+
+def _add_word(
+    chars: dict[str, list[tuple[Box, list[tuple[float, ...]]]]],
+    text: list[str],
+    boxes: list[tuple[float, ...]],
+) -> None:
+    if boxes:
         place = Box(
             min(b[0] for b in boxes),
             min(b[1] for b in boxes),
             max(b[2] for b in boxes),
             max(b[3] for b in boxes),
         )
-        self._chars.setdefault("".join(text), []).append((place, boxes))
+        chars.setdefault("".join(text), []).append((place, boxes))
 
 
 def _splits_words(char: str) -> bool:

@@ -158,18 +158,18 @@ def found_in_any(needles: Sequence[Needle], texts: Iterable[bytes]) -> bool:
 
 def found_unexplained(
     needles: Sequence[Needle],
-    texts: list[bytes],
     drawn: list[bytes],
+    fragments: re.Pattern[bytes] | None,
     shown: set[str],
     any_needle: re.Pattern[bytes],
 ) -> bool:
-    """A needle is in one of a content stream's `texts` (in stream order), other than
-    where a string cuts a word the output shows (`_runs_on`). `texts` are the strings
-    `drawn` with the fragments blanked out (`without`), place for place: the word a
-    string runs on into is read from what is drawn, so that a fragment blanked out of
-    the next string ("1", a footnote mark cut from another line) does not cut the word
-    it continues ("(SNCF-Metrik)" then "(1)"). `any_needle` finds the strings that hold
-    any needle at all, in one scan each."""
+    """A needle is in one of a content stream's strings as `drawn` (in stream order),
+    with the `fragments` blanked out (`without`), other than where a string cuts a word
+    the output shows (`_runs_on`). The word a string runs on into is read from what is
+    drawn, so that a fragment blanked out of the next string ("1", a footnote mark cut
+    from another line) does not cut the word it continues ("(SNCF-Metrik)" then "(1)").
+    `any_needle` finds the strings that hold any needle at all, in one scan each."""
+    texts = [without(text, fragments) for text in drawn]
     return any(
         not _runs_on(needle, drawn, index, start, end, shown)
         for index, text in enumerate(texts)

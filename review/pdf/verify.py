@@ -72,7 +72,6 @@ from review.pdf.tokens import (
     found_in_any,
     found_unexplained,
     fragments_pattern,
-    without,
 )
 from review.pdf.word_geometry import Boxes, cut_short, missing, page_words, slanted_glyphs
 
@@ -326,8 +325,7 @@ def _side_channel_hits(
             continue
         if xref in written_in_syntax:
             drawn = list(syntax.strings(syntax.kerned_joined(data)))
-            texts = [without(text, left) for text in drawn]
-            hit = found_unexplained(text_needles, texts, drawn, shown, any_needle)
+            hit = found_unexplained(text_needles, drawn, left, shown, any_needle)
         else:  # unknown bytes (a stash, XML, script): searched whole
             hit = any(needle.found_in(data) for needle in needles)
         if hit:

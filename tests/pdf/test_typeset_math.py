@@ -88,12 +88,13 @@ def test_a_token_run_on_into_a_footnote_mark_blanked_as_a_fragment_is_explained(
     is drawn: the redacted "Metrik" is part of a word the output shows."""
     needles = [needle for needle in byte_forms({"Metrik"}) if needle.decode == "raw"]
     drawn = [b"1.2.", b" SNCF-Metrik", b"1"]
-    texts = [without(text, fragments_pattern({"1"})) for text in drawn]
+    fragments = fragments_pattern({"1"})
+    texts = [without(text, fragments) for text in drawn]
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
 
     assert texts[2] == b" "
-    assert not found_unexplained(needles, texts, drawn, {"sncf-metrik1"}, any_needle)
-    assert found_unexplained(needles, texts, drawn, {"sncf-metrik"}, any_needle)
+    assert not found_unexplained(needles, drawn, fragments, {"sncf-metrik1"}, any_needle)
+    assert found_unexplained(needles, drawn, fragments, {"sncf-metrik"}, any_needle)
 
 
 def test_a_words_punctuation_drawn_in_another_font_leaves_the_bare_word_beside_a_box() -> None:
