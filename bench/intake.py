@@ -5,7 +5,9 @@ peak memory for one ~100 MiB PDF.
     .venv/bin/python bench/intake.py [--count 200] [--workers 1] [--database-url postgres://...]
 
 Starts gunicorn (config/gunicorn_conf.py) with the production settings and a bench-only
-URLconf (bench/intake_settings.py, bench/intake_urls.py) on a throwaway data folder, and
+URLconf (bench/intake_settings.py, bench/intake_urls.py) on a throwaway data folder and,
+with --database-url, a throwaway database `rrq_bench_intake_<pid>` created next to the
+one it names and dropped at the end (without it, SQLite in the data folder), and
 posts 1-page PDFs over real HTTP, one submission each, to the intake API. The baseline,
 in the same run, the same server and the same database, posts the same kind of PDF to
 the bare endpoint, which does only what admission cannot skip: receive the upload while
@@ -31,6 +33,10 @@ from pathlib import Path
 import pymupdf
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.pgdb import create_database, drop_database, with_database  # noqa: E402
+
 PYTHON = sys.executable
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 ROUNDS = 4
@@ -151,8 +157,18 @@ def main() -> None:
         "WEB_CONCURRENCY": str(args.workers),
         "PYTHONPATH": str(ROOT),
     }
+    database = f"rrq_bench_intake_{os.getpid()}"
     if args.database_url:
-        env["DATABASE_URL"] = args.database_url
+        create_database(args.database_url, database)
+        env["DATABASE_URL"] = with_database(args.database_url, database)
+    try:
+        measure(args, env, data_dir, port)
+    finally:
+        if args.database_url:
+            drop_database(args.database_url, database)
+
+
+def measure(args: argparse.Namespace, env: dict[str, str], data_dir: Path, port: int) -> None:
     manage = [PYTHON, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
     token = (
