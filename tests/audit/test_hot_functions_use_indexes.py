@@ -9,10 +9,14 @@ PostgreSQL's own per-transaction counters show whether a call scanned a table wh
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import connection
 
+from audit.clock import db_now
 from audit.services import Event, emit_many
+from review.models import Claim, ItemState, ReviewItem
 from review.roles import REVIEWER
 from review.selectors import policy_current
 from review.services.claims import claim_next
@@ -100,3 +104,45 @@ def test_claim_next_reads_the_picked_items_document_not_every_document():
     # Per claim: the picked item's document for the separation-of-duties check, and once
     # more for the event's fields.
     assert _documents_read() - before <= 6 * 2
+
+
+def _claims_read() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)"
+            " FROM pg_stat_xact_user_tables WHERE relname = 'review_claim'"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_claim_next_does_not_read_the_reviewers_past_claims():
+    """An item the reviewer released goes to others first; finding those must not read
+    every claim the reviewer ever made (months of work: thousands of rows per claim).
+    The statistics are taken before the history exists, as in a deployment that grew
+    since autovacuum last came by."""
+    reviewer = user_create("veteran", role=REVIEWER)
+    _as_if_empty_and_generic()
+    draft = policy_current()
+    draft.max_open_claims_per_reviewer = 100
+    policy_publish(draft=draft, actor="system:test-setup")
+    worked = ReviewItem.objects.filter(pk__in=bulk_proposed_items(400, seed="done"))
+    now = db_now()
+    Claim.objects.bulk_create(
+        Claim(
+            item=item,
+            reviewer=reviewer,
+            claimed_at=now - dt.timedelta(hours=2),
+            expires_at=now - dt.timedelta(hours=1),
+            ended_at=now - dt.timedelta(hours=1),
+            outcome=Claim.Outcome.SUBMITTED,
+        )
+        for item in worked
+    )
+    worked.update(state=ItemState.APPROVED)
+    bulk_proposed_items(3, seed="fresh")
+    before = _claims_read()
+
+    claims = [claim_next(reviewer=reviewer) for _ in range(3)]
+
+    assert all(claims)
+    assert _claims_read() - before <= 3 * 4
