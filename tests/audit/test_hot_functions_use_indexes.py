@@ -37,6 +37,24 @@ def _as_if_empty_and_generic() -> None:
         cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
 
 
+def _allow_many_open_claims() -> None:
+    """One reviewer claims several items in a row without finishing any."""
+    draft = policy_current()
+    draft.max_open_claims_per_reviewer = 100
+    policy_publish(draft=draft, actor="system:test-setup")
+
+
+def _rows_read(table: str) -> int:
+    """Rows this transaction has read from `table`, through an index or a scan."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)"
+            " FROM pg_stat_xact_user_tables WHERE relname = %s",
+            [table],
+        )
+        return cursor.fetchone()[0]
+
+
 def _whole_table_scans() -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -49,9 +67,7 @@ def _whole_table_scans() -> dict[str, int]:
 def test_claim_next_counts_claims_and_finds_chain_heads_without_scanning_tables():
     bulk_proposed_items(8)
     reviewer = user_create("scanless", role=REVIEWER)
-    draft = policy_current()
-    draft.max_open_claims_per_reviewer = 100
-    policy_publish(draft=draft, actor="system:test-setup")
+    _allow_many_open_claims()
     _as_if_empty_and_generic()
     before = _whole_table_scans()
 
@@ -74,45 +90,25 @@ def test_appends_from_python_lock_chain_heads_without_scanning_the_ledger():
     assert _whole_table_scans() == before
 
 
-def _documents_read() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)"
-            " FROM pg_stat_xact_user_tables WHERE relname = 'intake_document'"
-        )
-        return cursor.fetchone()[0]
-
-
 def test_claim_next_reads_the_picked_items_document_not_every_document():
     """With statistics on the documents table (autovacuum analyses it after a bulk
     admission), a pick joined to the documents could be planned from the documents side:
     every document read and sorted on each claim."""
     bulk_proposed_items(300)
     reviewer = user_create("poolwalker", role=REVIEWER)
-    draft = policy_current()
-    draft.max_open_claims_per_reviewer = 100
-    policy_publish(draft=draft, actor="system:test-setup")
+    _allow_many_open_claims()
     with connection.cursor() as cursor:
         for table in ("intake_document", "intake_submission", "review_reviewitem"):
             cursor.execute(f"ANALYZE {table}")
         cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-    before = _documents_read()
+    before = _rows_read("intake_document")
 
     claims = [claim_next(reviewer=reviewer) for _ in range(6)]
 
     assert all(claims)
     # Per claim: the picked item's document for the separation-of-duties check, and once
     # more for the event's fields.
-    assert _documents_read() - before <= 6 * 2
-
-
-def _claims_read() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0)"
-            " FROM pg_stat_xact_user_tables WHERE relname = 'review_claim'"
-        )
-        return cursor.fetchone()[0]
+    assert _rows_read("intake_document") - before <= 6 * 2
 
 
 def test_claim_next_does_not_read_the_reviewers_past_claims():
@@ -122,9 +118,7 @@ def test_claim_next_does_not_read_the_reviewers_past_claims():
     since autovacuum last came by."""
     reviewer = user_create("veteran", role=REVIEWER)
     _as_if_empty_and_generic()
-    draft = policy_current()
-    draft.max_open_claims_per_reviewer = 100
-    policy_publish(draft=draft, actor="system:test-setup")
+    _allow_many_open_claims()
     worked = ReviewItem.objects.filter(pk__in=bulk_proposed_items(400, seed="done"))
     now = db_now()
     Claim.objects.bulk_create(
@@ -140,9 +134,9 @@ def test_claim_next_does_not_read_the_reviewers_past_claims():
     )
     worked.update(state=ItemState.APPROVED)
     bulk_proposed_items(3, seed="fresh")
-    before = _claims_read()
+    before = _rows_read("review_claim")
 
     claims = [claim_next(reviewer=reviewer) for _ in range(3)]
 
     assert all(claims)
-    assert _claims_read() - before <= 3 * 4
+    assert _rows_read("review_claim") - before <= 3 * 4
