@@ -1,10 +1,13 @@
-"""Street addresses in page text: US, UK and EU postal formats (Django-free).
+"""Street addresses in page text: US, UK and European postal formats (Django-free).
 
 An address is a street line (a building number and a street whose type the country's
-post office lists: "Court", "road", "-straße", "rue", "Calle") optionally followed by
-a unit ("Apt. 4", "Flat 2", "Piso 3") and the city-and-postcode line as that country
-writes it ("Springfield, IL 62704", "London\\nSW1A 1AA", "10115 Berlin",
-"Madrid, 28001"). Page text joins words with " " and lines with "\\n", so a line break
+post office lists: "Court", "road", "-straße", "rue", "Calle", "-katu", "tér",
+"Λεωφόρος") optionally followed by a unit ("Apt. 4", "Flat 2", "Piso 3") and the lines
+of its block as that country writes them: the town with its postcode or state
+("Springfield, IL 62704", "London\\nSW1A 1AA", "10115 Berlin", "114 55 Stockholm"), the
+country. A street with no type word ("Pärna 33") is an address on a line of its own
+above a town's postcode or a country, or after words that announce one ("lives at",
+"my address is"). Page text joins words with " " and lines with "\\n", so a line break
 may fall anywhere between the parts. Pure regular expressions: no parser library
 (`usaddress`, `pyap`) covered more than the US and Canada.
 """
@@ -109,6 +112,45 @@ _PT_STREET = (
 _PT_OF = r"(?:da|de|do|das|dos|e)[ ]"
 _PT_TAIL = rf"(?:,?{_GAP}\d{{4}}-\d{{3}}[ ](?:{_PT_OF}|{_NAME}[ -]){{0,4}}{_NAME})"
 
+# Northern and central Europe. Finnish, Swedish, Danish, Norwegian and Estonian glue
+# the street's type to its name ("Koskikatu 25", "Drottninggatan 5", "Vesterbrogade
+# 10"); Norwegian also writes it apart ("Karl Johans gate 22"), as Hungarian ("Piroska
+# u. 97.", "Erzsébet tér 19."), Latvian ("Brīvības iela 12") and Lithuanian ("Vilniaus
+# g. 5") do; Greek and Romanian put it first ("Λεωφόρος Συγγρού 119", "Strada Lipscani
+# 12"). English words that end the same way ("Tollgate") are not street types here:
+# "gate" is taken only apart, after a name.
+_GLUED_TYPES = (
+    r"katu|tie|kuja|polku|tori|väylä|kaari|rinne|raitti|gatan|vägen|gränd|gränden|torget|"
+    r"stigen|backen|gade|vej|stræde|plads|vænget|veien|vegen|gata|stien|plassen|tänav"
+)
+_APART_TYPES = (
+    r"gate|gata|vei|veg|utca|u\.|út|útja|tér|tere|körút|krt\.|rakpart|rkp\.|sétány|köz|"
+    r"fasor|iela|gatvė|g\.|pr\.|prospektas|ulica|cesta|trg"
+)
+_FIRST_TYPES = (
+    r"Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία|Πλ\.|Strada|Str\.|Bulevardul|Bd\.|Calea|"
+    r"Aleea|Piața|Șoseaua|Splaiul|Trg|Ulica|Ul\."
+)
+# A building number as northern and central Europe write it: "25", "25 A", "25 A 5",
+# "10-12", "3/4", Hungarian "97." with a full stop.
+_EU_NUMBER = r"\d{1,4}(?:[ ]?[A-Za-z](?![\w.]))?(?:[ ]\d{1,3}(?!\d))?(?:[-/]\d{1,4})?\.?"
+# Postcode then town ("00100 Helsinki", "114 55 Stockholm", "LV-1050 Rīga", "2100
+# København Ø", "33820 Soto del Barco"), or town then postcode.
+_EU_POSTCODE = r"(?:[A-Z]{1,2}-)?(?:\d{3}[ ]\d{2}|\d{4,6})"
+_TOWN_PARTICLE = (
+    r"(?:de|del|la|le|les|di|da|do|dos|das|du|van|von|der|den|sur|am|an|im|upon|en|y|i)"
+)
+# Words that are no town's, so a date or a greeting is not read as one ("21 March 2021
+# Mr Walton", "(DOB 10 June 1943)").
+_MONTHS = (
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|"
+    r"April|June|July|August|September|October|November|December)"
+)
+_NOT_TOWN = rf"(?!(?:{_MONTHS}|Mr|Mrs|Ms|Miss|Dr|Dear|On|In|At|DOB)\b)"
+_TOWN_WORD = rf"{_NOT_TOWN}(?:{_NAME}|[{CAPITAL}])"
+_TOWN = rf"{_TOWN_WORD}(?:[ -](?:{_TOWN_PARTICLE}[ -]){{0,2}}(?:{_TOWN_WORD}|\d{{1,2}})){{0,3}}"
+_NORTH_TAIL = rf"(?:,?{_GAP}(?:{_EU_POSTCODE}[ ]{_TOWN}|{_TOWN},?[ ]{_EU_POSTCODE}))"
+
 _SUFFIX_WORDS = frozenset(
     form.casefold()
     for word in _SUFFIXES.split("|")
@@ -143,7 +185,7 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         _has_street_suffix,
         re.compile(
             rf"(?<![\w-])(?:(?:{_FLAT}|Unit|UNIT|Suite|Apt\.?)[ ]\d+[A-Za-z]?,?{_GAP})?"
-            rf"(?:\d{{1,4}}/)?\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}[ ]){{1,3}}"
+            rf"(?:\d{{1,4}}/)?\d{{1,6}}[A-Z]?[ ](?:[NSEW]\.?[ ])?(?:{_STREET_WORD}{_GAP}){{1,3}}"
             rf"{_ANY_SUFFIX}\b\.?{_QUADRANT}?{_UNIT}?"
             rf"(?:{_US_TAIL}|{_UK_TAIL}|{_CA_TAIL}|{_AU_TAIL}|{_IE_TAIL})?"
         ),
@@ -152,7 +194,7 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         "uk_flat",  # "Flat 3\nBennett Mall\nEast Harrietport\nN8 8HN": no building number
         _contains(r"(?:flat|studio|apartment) \d"),
         re.compile(
-            rf"(?<![\w-]){_FLAT}[ ]\d+[A-Za-z]?,?{_GAP}(?:{_NAME}[ ]){{1,3}}"
+            rf"(?<![\w-]){_FLAT}[ ]\d+[A-Za-z]?,?{_GAP}(?:{_NAME}{_GAP}){{1,3}}"
             rf"{_ANY_SUFFIX}\b\.?{_UK_TAIL}?"
         ),
     ),
@@ -233,6 +275,29 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "north_glued",
+        _contains(rf"(?:{_GLUED_TYPES}) \d"),
+        re.compile(
+            rf"(?<![\w-])[{CAPITAL}][\w'’-]*(?:{_GLUED_TYPES})[ ]{_EU_NUMBER}{_UNIT}?{_NORTH_TAIL}?"
+        ),
+    ),
+    (
+        "type_apart",
+        _contains(rf"(?:{_APART_TYPES}) \d"),
+        re.compile(
+            rf"(?<![\w-])(?:{_NAME}[ ]){{1,3}}(?:{_APART_TYPES})[ ]{_EU_NUMBER}{_UNIT}?"
+            rf"{_NORTH_TAIL}?"
+        ),
+    ),
+    (
+        "type_first",
+        _contains(rf"(?:{_FIRST_TYPES.lower()}) "),
+        re.compile(
+            rf"(?<![\w-])(?:{_FIRST_TYPES})[ ](?:{_NAME}[ ]){{1,3}}{_EU_NUMBER}{_UNIT}?"
+            rf"{_NORTH_TAIL}?"
+        ),
+    ),
+    (
         "po_box",  # "PO Box 1234, Austin, TX 78701", "Rural Route 2, Box 17, Elk City, OK 73644"
         _contains(r"(?:p\.? ?o\.? ?box|post office box|rural route|rr) \d"),
         re.compile(
@@ -251,21 +316,107 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
 )
 
 
+# What may follow a street line, on the same line after a comma or on the lines below:
+# units, the town with its state or postcode, the country. A town alone is taken only
+# when something stronger follows it ("Artilleros\nUruguay 64677"), so an address above
+# "Dear Sir," stays an address of its own.
+_COUNTRIES = (
+    "Austria|Belgium|Bulgaria|Croatia|Cyprus|Czech Republic|Czechia|Denmark|Estonia|"
+    "Finland|France|Germany|Greece|Hungary|Iceland|Ireland|Italy|Latvia|Liechtenstein|"
+    "Lithuania|Luxembourg|Malta|Netherlands|The Netherlands|Norway|Poland|Portugal|Romania|"
+    "Slovakia|Slovenia|Spain|Sweden|Switzerland|United Kingdom|UK|Great Britain|England|"
+    "Scotland|Wales|Northern Ireland|United States|United States of America|USA|U\\.S\\.A\\.|"
+    "Canada|Mexico|Brazil|Argentina|Uruguay|Chile|Australia|New Zealand|South Africa|"
+    "Tunisia|Morocco|Israel|Turkey|Ukraine|Japan|China|India|Greenland|"
+    "Deutschland|España|Italia|Sverige|Suomi|Danmark|Norge|Nederland|België|Belgique|"
+    "Österreich|Schweiz|Suisse|Polska|Česko|Magyarország|Ελλάδα|Κύπρος|Éire"
+)
+_STATE = r"[A-Z]{2,3}"
+_POSTCODE = (
+    rf"(?:\d{{5}}(?:-\d{{4}})?|{_EU_POSTCODE}|{_UK_POSTCODE}"
+    r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d|\d{4}[ ]?[A-Z]{2}(?!\w))"
+)
+# A unit and its number ("Apt. 4", "Suite 12B"); not the start of a word ("United").
+_UNIT_PART = (
+    r"(?i:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|Fl\.?|Bldg\.?|\#)"
+    r"[ ]?(?=[\w-]{0,5}\d)[\w-]{1,6}"
+)
+# A country, or a postcode with its town or state, or alone at the end of its line or
+# sentence (not a year inside one: "March 14, 1985 in Ohio").
+_PLACE = (
+    rf"(?:(?:{_COUNTRIES})(?:[ ]\([{CAPITAL}][\w ]*\))?(?:,?[ ]{_POSTCODE})?"
+    rf"|{_TOWN},?[ ](?:{_STATE},?[ ])?{_POSTCODE}|(?:{_STATE}[ ])?{_POSTCODE}[ ]{_TOWN}"
+    rf"|{_STATE}[ ]{_POSTCODE}|{_POSTCODE}(?=[ ]*(?:\n|$)|[,;.?!](?:\s|$)))(?![\w@])"
+)
+_WEAK = rf"(?:{_TOWN}(?:,?[ ]{_STATE})?|{_STATE})(?![\w@])"
+# Quoted lines of an e-mail reply come with their quote marks blanked: "\n   Apt. 4".
+_NEXT = r"(?:,?[ ]|,?[ ]?\n[ ]*,?[ ]?)"
+_CONTINUATION = re.compile(
+    rf"(?:(?:{_NEXT}{_WEAK}){{0,2}}{_NEXT}(?:{_UNIT_PART}(?![\w@])|{_PLACE})){{1,5}}"
+)
+# A street's name in words: letters, joined by hyphens or apostrophes ("Pärna",
+# "Μεγάλη Άμμος"), not a code of letters and digits ("GB52").
+_NOT_STREET = (
+    r"(?!(?:Section|Chapter|Article|Page|Paragraph|Part|Volume|Exhibit|Appendix|Annex|"
+    r"Schedule|Item|Figure|Table|Note|Case|Docket|Request|Invoice|Order|Rule)\b)"
+)
+_STREET_NAME = rf"{_NOT_TOWN}{_NOT_STREET}[{CAPITAL}][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?"
+# A street with no type word at all ("Pärna 33", "Tylova 285", "Golfskálinn 78"): an
+# address only as a line of its own, in a block of lines that reaches a town's postcode
+# or a country within a few lines.
+_UNTYPED_STREET = re.compile(
+    rf"^[ ]*(?:\d{{1,6}}[ ])?(?:{_STREET_NAME}[ ]){{1,3}}\d{{1,5}}[A-Za-z]?(?=,?[ ]*\n)"
+    rf"(?=(?:{_NEXT}{_UNIT_PART}){{0,2}}(?:{_NEXT}{_WEAK}){{0,2}}{_NEXT}{_PLACE})",
+    re.M,
+)
+# Words that announce an address ("my new address is", "lives at", "send it to"):
+# after them a street of any country's form, a name and a building number ("Kaevu 94",
+# "Μεγάλη Άμμος 184"), is an address whatever follows it.
+_ADDRESS_CUE = re.compile(
+    # The lookahead on the cues' first letters lets re skip ahead (3x faster).
+    r"(?=[abdflmrsABDFLMRS])(?i:\baddress(?:es)?(?:[ ](?:is|was|are|of[ ][^\n]{1,40}?[ ]is))?:?"
+    r"|\b(?:lives?|living|resides?|residing|resided|located|situated|based)[ ]at"
+    r"|\b(?:moved|send|sent|ship|shipped|mail|mailed|deliver|delivered|return|returned|"
+    r"forward|forwarded)(?:[ ][\w']+){0,4}?[ ]to)[ ]?\n?[ ]*"
+)
+_CUED_STREET = re.compile(rf"(?:\d{{1,6}}[ ])?(?:{_STREET_NAME}[ ]){{1,4}}{_EU_NUMBER}(?![\w@])")
+_UNIT_WORD_AT_END = re.compile(r"[ ,]+(?:Apt|Apartment|Suite|Ste|Unit|Flat|Room|Floor|Bldg)\.?$")
+# A second building number before the street's own ("28245 Puruntie 82"), as address
+# generators and some forms write the street line.
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,-])\d{1,6}[ ]$")
+
+
 def find_addresses(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, detector) of each street address, longest first where they overlap."""
     spans: list[tuple[int, int, str]] = []
     lowered = text.lower()
     for name, needed, pattern in _PATTERNS:
-        if not needed(lowered):
-            continue
-        for m in pattern.finditer(text):
-            end = m.end()
-            while end > m.start() and text[end - 1] in " ,\n":
-                end -= 1
-            spans.append((m.start(), end, name))
+        if needed(lowered):
+            spans.extend(_grown(text, m.start(), m.end(), name) for m in pattern.finditer(text))
+    spans.extend(
+        _grown(text, m.start(), m.end(), "untyped") for m in _UNTYPED_STREET.finditer(text)
+    )
+    for cue in _ADDRESS_CUE.finditer(text):
+        street = _CUED_STREET.match(text, cue.end())
+        if street:
+            spans.append(_grown(text, street.start(), street.end(), "cued"))
     spans.sort(key=lambda span: (span[0], -(span[1] - span[0])))
     last_end = -1
     for start, end, name in spans:
         if start >= last_end:
             yield start, end, name
             last_end = end
+
+
+def _grown(text: str, start: int, end: int, name: str) -> tuple[int, int, str]:
+    """A street line's match with the lines of its address that follow it and a second
+    building number before it."""
+    while end > start and text[end - 1] in " ,\n":
+        end -= 1
+    # A unit's word the street's name words took in ("62 Rue Gafsa Apt" of "... Apt. 981"):
+    # the unit follows whole.
+    unit_word = _UNIT_WORD_AT_END.search(text, start, end)
+    end = unit_word.start() if unit_word else end
+    more = _CONTINUATION.match(text, end)
+    before = _NUMBER_BEFORE.search(text, max(0, start - 8), start)
+    return (before.start() if before else start, more.end() if more else end, name)

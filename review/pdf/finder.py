@@ -41,6 +41,10 @@ POSSIBLE = Leniency.POSSIBLE
 _FIRST_DIGIT = re.compile(r"\d")
 # Fewest digits of a number proposed for its phone label alone (a local "555-0143" has 7).
 _CUED_PHONE_DIGITS = 5
+# A number as phones are written anywhere ("72 128 827", "0688 872 49 99", "(37)
+# 788-063"): what follows a phone label when no region's plan knows it.
+_PHONE_SHAPE = re.compile(r"(?<![\w+])\+?\(?\d[\d ()./-]{3,20}\d(?![\w-])")
+_SHAPED_PHONE_DIGITS = (7, 15)
 
 
 def search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -233,27 +237,35 @@ class Finder:
             digit = _FIRST_DIGIT.search(window)
             if digit is None or any(a <= start + digit.start() < b for a, b in read):
                 continue
-            for region in self.policy.phone_regions:
-                for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE):
-                    # The label, then at most a few words ("number", "on"), then it.
-                    if (
-                        m.start <= 16
-                        and not any(ch.isdigit() for ch in window[: m.start])
-                        # "call on 14 June": a day, a count or an extension
-                        and len(digits_of(m.raw_string)) >= _CUED_PHONE_DIGITS
-                    ):
-                        hit = Hit(
-                            PHONE,
-                            start + m.start,
-                            start + m.end,
-                            0.3,
-                            "phonenumbers.phone_cue",
-                            digits_of(m.raw_string),
-                            CUE_BUT_INVALID,
-                        )
-                        yield nlp.Found(
-                            PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit
-                        )
+            spans = [
+                (m.start, m.end, "phonenumbers.phone_cue")
+                for region in self.policy.phone_regions
+                for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=POSSIBLE)
+                # "call on 14 June": a day, a count or an extension
+                if len(digits_of(m.raw_string)) >= _CUED_PHONE_DIGITS
+                and _right_after_label(window, m.start)
+            ]
+            if not spans:
+                # A number of a plan the policy does not read: still the number the label
+                # gives, proposed for a person to judge rather than left in the clear.
+                lowest, highest = _SHAPED_PHONE_DIGITS
+                spans = [
+                    (m.start(), m.end(), "regex.phone_cue_shape")
+                    for m in _PHONE_SHAPE.finditer(window)
+                    if lowest <= len(digits_of(m.group())) <= highest
+                    and _right_after_label(window, m.start())
+                ]
+            for m_start, m_end, detector in spans:
+                hit = Hit(
+                    PHONE,
+                    start + m_start,
+                    start + m_end,
+                    0.3,
+                    detector,
+                    digits_of(window[m_start:m_end]),
+                    CUE_BUT_INVALID,
+                )
+                yield nlp.Found(PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit)
 
     @staticmethod
     def _hit(text: str, found: nlp.Found, recased: str) -> Hit | None:
@@ -408,3 +420,8 @@ def _resolve_overlaps(hits: list[Hit]) -> list[Hit]:
         if not clash:
             kept.append(hit)
     return kept
+
+
+def _right_after_label(window: str, start: int) -> bool:
+    """The label, then at most a few words ("number", "on"), then the number."""
+    return start <= 16 and not any(ch.isdigit() for ch in window[:start])

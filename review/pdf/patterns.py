@@ -136,7 +136,7 @@ _NUMERIC = re.compile(
     | (?P<card>\d{12,19}|\d{4}[ \n-]\d{4}[ \n-]\d{4}(?:[ \n-]\d{1,7})?|\d{4}[ \n-]\d{6}[ \n-]\d{4,5})(?![\w-])
     | (?P<nanp>(?:(?:\+?1|001)[ .\n-]?)?(?:\([2-9]\d{2}\)[ .\n-]?|[2-9]\d{2}[ .\n-])[2-9]\d{2}[ .\n-]\d{4}{ext})(?![\w-])
     | (?P<loose>(?:(?:\+?1|001)[ .\n-]?)?(?:\(\d{3}\)[ .\n-]?|\d{3}[ .\n-]?)\d{3}[ .\n-]?\d{4}{ext})(?![\w-])
-    | (?P<e164>\+[1-9](?:[ .\n-]?\d){6,14})(?![\w-])
+    | (?P<e164>\+[1-9](?:[ .\n-]?\d){0,2}(?:[ .\n-]?\(0\))?(?:[ .\n-]?\d){5,13})(?![\w-])
     | (?<!\.)(?P<ipv4>(?:\d{1,3}\.){3}\d{1,3})(?![\w]|\.\d)
     | (?P<nine>\d{3}[ \n]?\d{2}[ \n]?\d{4})(?![\w-])
     )""".replace("{ext}", r"(?:[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?"),
@@ -214,7 +214,8 @@ def _find_numbers(text: str) -> Iterator[Hit]:
             if cue_before(PHONE_CUE, text, start, 30):
                 yield Hit(PHONE, start, end, 0.7, "regex.phone_cue", digits_of(value))
         elif kind == "nanp" or kind == "e164":
-            digits = digits_of(value)
+            # The trunk prefix Europe writes in brackets ("+41 (0)44 ...") is not dialled.
+            digits = digits_of(value.replace("(0)", ""))
             if kind == "e164" and not 8 <= len(digits) <= 15:
                 continue
             cued = cue_before(PHONE_CUE, text, start, 30)
