@@ -76,8 +76,11 @@ CAPITAL = "A-ZÀ-ÖØ-Þ" + "".join(c for c in map(chr, range(0x100, 0x530)) if 
 INITIAL = rf"[{CAPITAL}]\."  # "T." of "Marcus T. Johnson"
 NAME_WORD = rf"[{CAPITAL}][\w-]*(?:['’][A-Za-z]{{2,}}[\w-]*)?"
 # Lower-case particles inside a name ("Ludwig van der Berg", "María de los Ángeles
-# García", "Ali bin Hassan"): never to be left visible between two redacted words.
-PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|zu)"
+# García", "Ali bin Hassan", "Willemine ten Pas"): never to be left visible between two
+# redacted words.
+PARTICLE = (
+    r"(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|los|las|y|bin|ibn|al|el|ter|ten|zu)"
+)
 # A name's next word: a capitalised word, after its particles if it has any.
 NEXT_NAME_WORD = rf"(?:{PARTICLE}[ ]){{0,3}}{NAME_WORD}"
 

@@ -29,6 +29,7 @@ from review.pdf.identifiers import (
     find_identifiers,
     find_vehicle_and_medicare_ids,
 )
+from review.pdf.introduced_names import find_introduced_names
 from review.pdf.names import find_names_by_cue
 
 SSN = "ssn"
@@ -326,6 +327,8 @@ def _find_uk_ids(text: str) -> Iterator[Hit]:
 def _find_names_by_cue(text: str) -> Iterator[Hit]:
     for start, end, confidence, detector in find_names_by_cue(text):
         yield Hit(PERSON, start, end, confidence, detector, squash(text[start:end]))
+    for start, end in find_introduced_names(text):
+        yield Hit(PERSON, start, end, 0.85, "cue.introduced_name", squash(text[start:end]))
 
 
 def _find_addresses(text: str) -> Iterator[Hit]:

@@ -1,0 +1,46 @@
+"""Full-mode detection: a name its bearer gives ("My name is Willemine ten Pas",
+"everyone calls me Aantje") or a lawyer gives for a client is proposed whole as a
+person, whatever the language model reads of it."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.detect import DetectionPolicy, detect
+from review.pdf.geometry import page_rect
+from testkit.corpus import simple_pdf
+
+FULL = DetectionPolicy(salt=b"introduced-test-salt", ocr=False, ner=True)
+
+
+def people(line: str) -> list[str]:
+    pdf = simple_pdf([line])
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    groups: dict[str, list[str]] = {}
+    for mark in detect(pdf, FULL).marks:
+        if mark.category == "person":
+            text = page.get_textbox(page_rect(page, mark.box)).strip(" .,;")
+            groups.setdefault(mark.group, []).append(text)
+    return sorted(" ".join(texts) for texts in groups.values())
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("My name is Willemine ten Pas and I request my records.", "Willemine ten Pas"),
+        ("Sometimes people call me Aantje at work.", "Aantje"),
+        ("I write for my client, Ravil Yefimov, about his file.", "Ravil Yefimov"),
+        ("Hello, my name's Ludmila and I lived there.", "Ludmila"),
+    ],
+)
+def test_name_given_by_its_bearer_or_their_lawyer_is_one_person(line: str, name: str) -> None:
+    assert name in people(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Please call me Monday about the invoice.", "My name is not important here."],
+)
+def test_a_day_or_a_phrase_after_call_me_or_my_name_is_is_no_person(line: str) -> None:
+    assert people(line) == []
