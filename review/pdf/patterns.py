@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from review.pdf.addresses import find_addresses
+from review.pdf.email_owners import find_email_owners
 from review.pdf.emails import find_emails
 
 # The labelled values are part of the category registry: callers import them from here.
@@ -329,6 +330,9 @@ def _find_names_by_cue(text: str) -> Iterator[Hit]:
         yield Hit(PERSON, start, end, confidence, detector, squash(text[start:end]))
     for start, end in find_introduced_names(text):
         yield Hit(PERSON, start, end, 0.85, "cue.introduced_name", squash(text[start:end]))
+    if "@" in text:
+        for start, end in find_email_owners(text):
+            yield Hit(PERSON, start, end, 0.9, "cue.email_owner", squash(text[start:end]))
 
 
 def _find_addresses(text: str) -> Iterator[Hit]:
