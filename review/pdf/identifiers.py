@@ -117,6 +117,7 @@ def find_dates_of_birth(text: str) -> Iterator[tuple[int, int]]:
 
 _ID_SUFFIX = r"\.?\s*(?:number|num\.?|no\.?|\#|id)"
 # One pass for the cue-led identifiers; the named group that matched is the category.
+# The label may say what follows it ("my driver's license number is 6940579").
 # "policy" alone is too common a word, so it needs its "number"/"no"/"#"; an A-Number
 # is written "A-Number", "A#", "Alien Registration No." or "USCIS #".
 _ID = re.compile(
@@ -128,7 +129,7 @@ _ID = re.compile(
       | (?P<driver_license>(?:driver[’']?s?|driving)\s+licen[cs]e{_ID_SUFFIX}?|D\.?L{_ID_SUFFIX})
       | (?P<a_number>A-?(?:number|num\.?|no\.)|A\#|alien(?:\s+registration)?{_ID_SUFFIX}
           |USCIS{_ID_SUFFIX})
-    )\s*[:\#.]?\s*(?P<value>[A-Z0-9][A-Z0-9-]*[0-9][A-Z0-9-]*)""",
+    )(?:\s+(?:is|was))?\s*[:\#.]?\s*(?P<value>[A-Z0-9][A-Z0-9-]*[0-9][A-Z0-9-]*)""",
     re.I | re.X,
 )
 _ID_KEYWORDS = (

@@ -535,6 +535,8 @@ def test_date_without_nearby_birth_cue_is_not_marked(line: str) -> None:
         ("Driver's License # S530-1234-5678", "driver_license", "S530-1234-5678"),
         ("DL No: D1234567", "driver_license", "D1234567"),
         ("driving licence MORGA753116SM9IJ", "driver_license", "MORGA753116SM9IJ"),
+        ("My driver's license number is 6940579", "driver_license", "6940579"),
+        ("my account number was 0012345678 until May", "account_number", "0012345678"),
         ("A-Number: A012-345-678", "a_number", "A012-345-678"),
         ("A# 012345678", "a_number", "012345678"),
         ("Alien Registration No. A123456789", "a_number", "A123456789"),
