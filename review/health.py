@@ -21,8 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
-from django.db.models.functions import Now, TruncDate
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Now, TruncDate
 
 from audit.clock import db_now
 from audit.models import AuditEvent
@@ -114,6 +114,13 @@ def _stalled_items(now: dt.datetime) -> dict[str, QuerySet]:
     open_expired = Claim.objects.filter(
         item=OuterRef("pk"), ended_at__isnull=True, expires_at__lte=now
     )
+    expired_claims = (
+        Claim.objects.filter(item=OuterRef("pk"), outcome=Claim.Outcome.EXPIRED)
+        .order_by()
+        .values("item")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return {
         "ingestion": items.filter(
             state=ItemState.ACCEPTED, hold=Hold.NONE, state_changed_at__lte=now - stall
@@ -121,10 +128,14 @@ def _stalled_items(now: dt.datetime) -> dict[str, QuerySet]:
         "assignment": items.filter(state=ItemState.PROPOSED, hold=Hold.NONE).filter(
             Q(deadline__lte=now + warn) | unclaimed_too_long
         ),
-        "review": items.filter(state=ItemState.IN_REVIEW).filter(Exists(open_expired))
-        | items.filter(state__in=[ItemState.PROPOSED, ItemState.IN_REVIEW])
-        .annotate(reclaims=Count("claims", filter=Q(claims__outcome=Claim.Outcome.EXPIRED)))
-        .filter(reclaims__gte=policy.max_attempts),
+        # The open items first, then each one's claims: a join of every item with every
+        # claim ever made, grouped, read the whole history on every scrape.
+        "review": items.filter(state__in=[ItemState.PROPOSED, ItemState.IN_REVIEW])
+        .alias(reclaims=Coalesce(Subquery(expired_claims), 0))
+        .filter(
+            Q(state=ItemState.IN_REVIEW) & Exists(open_expired)
+            | Q(reclaims__gte=policy.max_attempts)
+        ),
         "rendering": items.filter(
             state=ItemState.APPROVED, hold=Hold.NONE, state_changed_at__lte=now - stall
         ).exclude(Exists(Artifact.objects.filter(document=OuterRef("document")))),

@@ -106,6 +106,13 @@ class ReviewItem(models.Model):
                 condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED])
                 & Q(hold=Hold.NONE, priority_bumped_at__isnull=True),
             ),
+            # Every scrape of /metrics asks for the oldest open item, held or not: found
+            # among the open items, not among every item ever finished.
+            models.Index(
+                fields=["created_at"],
+                name="item_open_created_idx",
+                condition=~Q(state__in=[ItemState.SIGNED, ItemState.FAILED]),
+            ),
         ]
         permissions = [
             ("review_queue", "Can claim items from the review queue"),
@@ -169,6 +176,13 @@ class Claim(models.Model):
                 fields=["reviewer", "item"],
                 name="claim_released_by_reviewer_idx",
                 condition=Q(outcome="released"),
+            ),
+            # Every scrape of /metrics counts the expired leases: found among those few,
+            # not among every claim ever made.
+            models.Index(
+                fields=["item", "ended_at"],
+                name="claim_expired_idx",
+                condition=Q(outcome="expired"),
             ),
         ]
 

@@ -7,13 +7,14 @@ from django.core.management.base import CommandError
 from django.db.models.functions import Now
 from django.test import Client
 
-from review.health import consistency_flags, run_health
+from review.health import consistency_flags, run_health, stalled_counts
 from review.models import Artifact, Claim, ItemState, Mark, ReviewItem
 from review.roles import COMPLIANCE_OFFICER, REVIEWER
-from review.selectors import latest_proposal
+from review.selectors import latest_proposal, policy_current
 from review.services import claims, release
 from review.services.claims import claim_next
 from review.services.decisions import MarkChange, proposal_revise
+from review.services.policies import policy_publish
 from review.tasks import render_and_sign
 from testkit.builders import user_create
 from testkit.corpus import simple_pdf
@@ -73,6 +74,31 @@ def test_an_expired_lease_nobody_reclaimed_stalls_review():
     )
     code, out = _check_health()
     assert code == 1 and " review " in out
+
+
+def test_an_item_whose_leases_ran_out_too_often_stalls_review_once():
+    """Reclaimed as often as the policy allows attempts: it keeps coming back to the pool
+    and nobody finishes it. Counted once, in the run and in the metrics' tally."""
+    (item,) = admitted_items({"a.pdf": LETTER})
+    reviewer = user_create(role=REVIEWER)
+    Claim.objects.bulk_create(
+        Claim(
+            item=item,
+            reviewer=reviewer,
+            claimed_at=Now() - dt.timedelta(hours=3 - n),
+            expires_at=Now() - dt.timedelta(hours=2 - n),
+            ended_at=Now() - dt.timedelta(hours=2 - n),
+            outcome=Claim.Outcome.EXPIRED,
+        )
+        for n in range(3)  # the policy's max_attempts
+    )
+    (run,) = run_health()
+    assert [(s.handoff, s.count) for s in run.stalls] == [("review", 1)]
+    assert stalled_counts()["review"] == 1
+    draft = policy_current()
+    draft.max_attempts = 4
+    policy_publish(draft=draft, actor="system:test-setup")
+    assert stalled_counts()["review"] == 0
 
 
 def test_a_failing_render_task_stalls_rendering(monkeypatch, django_capture_on_commit_callbacks):
