@@ -347,6 +347,19 @@ def test_on_postgresql_admission_writes_all_its_rows_in_one_statement(monkeypatc
     assert verify_chain().ok
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_throttle_counts_are_kept_out_of_the_write_ahead_log():
+    """An unlogged table: counting a request adds no WAL, so the commit of a count does not
+    wait for a flush; a crash empties it, and every client starts a fresh window."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relpersistence FROM pg_class WHERE oid = %s::regclass",
+            [ThrottleWindow._meta.db_table],
+        )
+        assert cursor.fetchone() == ("u",)
+
+
 @pytest.mark.django_db
 def test_a_new_throttle_window_lets_the_client_in_again_and_forgets_the_old_one(api):
     client_id, hour = api.user.pk, 1_800_000_000  # a window start for "/hour"
