@@ -36,6 +36,7 @@ from review.pdf.patterns import (
     digits_of,
     squash,
 )
+from review.pdf.speakers import speakers
 
 POSSIBLE = Leniency.POSSIBLE
 _FIRST_DIGIT = re.compile(r"\d")
@@ -196,6 +197,14 @@ class Finder:
         if self.floors.get(PERSON, 2.0) <= CONTACT_NAME_CONFIDENCE:
             hits.extend(_contact_names(text, hits))
             hits.extend(_listed_names(text, hits))
+            hits.extend(
+                Hit(PERSON, a, b, CONTACT_NAME_CONFIDENCE, "cue.speaker_named", squash(text[a:b]))
+                for a, b in speakers(
+                    text,
+                    [(h.start, h.end) for h in hits if h.category == PERSON],
+                    [(h.start, h.end) for h in hits],
+                )
+            )
         if self.search is not None:
             hits.extend(
                 Hit(SEARCH_TERM, m.start(), m.end(), 1.0, "search_term", squash(m[0]))
