@@ -60,8 +60,16 @@ def group_members(pgid: int) -> list[str]:
         name_end = text.rindex(")")
         state, _ppid, group = text[name_end + 2 :].split()[:3]
         if int(group) == pgid and state != "Z":
-            members.append(f"{stat.parent.name} {text[text.index('(') + 1 : name_end]}")
+            members.append(f"{stat.parent.name} {_command_line(stat.parent)}")
     return members
+
+
+def _command_line(proc: Path) -> str:
+    """The process's arguments (which python it is, for a failure's message)."""
+    try:
+        return proc.joinpath("cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return "?"
 
 
 def wait_for(condition, timeout: float, what: str) -> None:
