@@ -74,10 +74,11 @@ _EU_TAIL = (
 )
 
 _DE_STREET = r"(?i:straße|strasse|str\.|gasse|platz|ring|weg|allee|damm|ufer|chaussee)"
-_FR_STREET = (
-    r"(?i:rue|avenue|av\.|boulevard|bd|chemin|impasse|place|allée|quai|route|voie|"
-    r"square|cours|passage|rond-point)"
+_FR_WORDS = (
+    r"rue|avenue|av\.|boulevard|bd|chemin|chaussée|impasse|place|allée|quai|route|voie|"
+    r"square|cours|passage|rond-point"
 )
+_FR_STREET = rf"(?i:{_FR_WORDS})"
 _ES_STREET = (
     r"(?:Calle|C/|C\.|Avenida|Avda\.|Paseo|Plaza|Camino|Carretera|Ronda|Pasaje|"
     r"Pasadizo|Rambla|Vía|Via|Callejón|Callejon|Glorieta|Cuesta|Travesía|Urbanización|"
@@ -214,15 +215,15 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "fr",  # "87, rue de Barre\n29793 Samson", "avenue Julie Ledoux\n97310 ..."
-        _contains(
-            r"(?:rue|avenue|av\.|boulevard|bd|chemin|impasse|place|allée|quai|route|voie|"
-            r"square|cours|passage|rond-point) "
-        ),
+        # "87, rue de Barre\n29793 Samson", "avenue Julie Ledoux\n97310 ..."; Belgium and
+        # Switzerland put the number after the name: "Rue de la Loi 16, 1000 Bruxelles".
+        "fr",
+        _contains(rf"(?:{_FR_WORDS}) "),
         re.compile(
             r"(?<![\w-])(?:\d{1,4}(?:[ ]?(?:bis|ter))?,?[ ])?"
             rf"{_FR_STREET}[ ]"
             rf"(?:(?:de[ ]la|de[ ]l'|de|des|du|d')[ ]?)?(?:{_NAME}[ ]){{0,3}}{_NAME}"
+            r"(?:,?[ ]\d{1,4}(?:[ ]?(?:bis|ter|[A-Za-z]))?(?![\w/-]))?"
             rf"{_EU_TAIL}?"
         ),
     ),

@@ -65,6 +65,10 @@ def marked(lines: list[str], category: str) -> list[str]:
         ["Kálmán Imre u. 12.", "Apt. 762", "1054 Budapest", "Hungary"],
         ["Brīvības iela 12, LV-1050 Rīga"],
         ["Vilniaus g. 5, LT-01119 Vilnius"],
+        # French streets with the number after the name: Belgium, Switzerland
+        ["Rue de la Loi 16, 1000 Bruxelles"],
+        ["Chaussée de Waterloo 1135", "1180 Uccle"],
+        ["Rue du Rhône 42, 1204 Genève"],
         # the type first: Greek, Romanian
         ["Λεωφόρος Συγγρού 119", "117 45 Αθήνα"],
         ["Strada Lipscani 12, 030031 București"],
