@@ -126,11 +126,12 @@ _GLUED_TYPES = (
 )
 _APART_TYPES = (
     r"gate|gata|vei|veg|utca|u\.|út|útja|tér|tere|körút|krt\.|rakpart|rkp\.|sétány|köz|"
-    r"fasor|iela|gatvė|g\.|pr\.|prospektas|ulica|cesta|trg"
+    r"fasor|iela|gatvė|g\.|pr\.|prospektas|ulica|cesta|trg|náměstí|nám\.|třída|nábřeží|"
+    r"námestie|nábrežie"
 )
 _FIRST_TYPES = (
-    r"Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία|Πλ\.|Strada|Str\.|Bulevardul|Bd\.|Calea|"
-    r"Aleea|Piața|Șoseaua|Splaiul|Trg|Ulica|Ul\."
+    r"Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία|Πλ\.|Odos|Leoforos|Plateia|Strada|Str\.|"
+    r"Bulevardul|Bd\.|Calea|Aleea|Piața|Șoseaua|Splaiul|Trg|Ulica|Ul\.|Triq|Vjal|Pjazza"
 )
 # A building number as northern and central Europe write it: "25", "25 A", "25 A 5",
 # "10-12", "3/4", Hungarian "97." with a full stop.
@@ -294,7 +295,9 @@ _PATTERNS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str]], ...] = (
         "type_first",
         _contains(rf"(?:{_FIRST_TYPES.lower()}) "),
         re.compile(
-            rf"(?<![\w-])(?:{_FIRST_TYPES})[ ](?:{_NAME}[ ]){{1,3}}{_EU_NUMBER}{_UNIT}?"
+            # Maltese joins the article to the name: "Triq il-Merkanti 5".
+            rf"(?<![\w-])(?:{_FIRST_TYPES})[ ](?:(?:[a-z]{{1,3}}['’-])?{_NAME}[ ]){{1,3}}"
+            rf"{_EU_NUMBER}{_UNIT}?"
             rf"{_NORTH_TAIL}?"
         ),
     ),
@@ -333,8 +336,9 @@ _COUNTRIES = (
     "Österreich|Schweiz|Suisse|Polska|Česko|Magyarország|Ελλάδα|Κύπρος|Éire"
 )
 _STATE = r"[A-Z]{2,3}"
+# US, European, UK, Canadian, Dutch, Irish (Eircode) and Maltese ("VLT 1171") postcodes.
 _POSTCODE = (
-    rf"(?:\d{{5}}(?:-\d{{4}})?|{_EU_POSTCODE}|{_UK_POSTCODE}"
+    rf"(?:\d{{5}}(?:-\d{{4}})?|{_EU_POSTCODE}|{_UK_POSTCODE}|{_EIRCODE}|[A-Z]{{3}}[ ]\d{{4}}"
     r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d|\d{4}[ ]?[A-Z]{2}(?!\w))"
 )
 # A unit and its number ("Apt. 4", "Suite 12B"); not the start of a word ("United").
@@ -370,6 +374,13 @@ _UNTYPED_STREET = re.compile(
     rf"(?=(?:{_NEXT}{_UNIT_PART}){{0,2}}(?:{_NEXT}{_WEAK}){{0,2}}{_NEXT}{_PLACE})",
     re.M,
 )
+# Or on one line with a postcode that is no year, and its town: "Ilica 10, 10000 Zagreb",
+# "Hlavná 5, 040 01 Košice", "Grand-Rue 1, L-1661 Luxembourg".
+_UNTYPED_STREET_INLINE = re.compile(
+    # The capital first: re skips ahead on it, past the lookarounds at every position.
+    rf"(?=[{CAPITAL}])(?<![\w-])(?:{_STREET_NAME}[ ]){{1,3}}\d{{1,5}}[A-Za-z]?,[ ]"
+    rf"(?:[A-Z]{{1,2}}-\d{{4,5}}|\d{{5}}|\d{{3}}[ ]\d{{2}})[ ]{_TOWN}(?![\w@])"
+)
 # Words that announce an address ("my new address is", "lives at", "send it to"):
 # after them a street of any country's form, a name and a building number ("Kaevu 94",
 # "Μεγάλη Άμμος 184"), is an address whatever follows it.
@@ -394,9 +405,8 @@ def find_addresses(text: str) -> Iterator[tuple[int, int, str]]:
     for name, needed, pattern in _PATTERNS:
         if needed(lowered):
             spans.extend(_grown(text, m.start(), m.end(), name) for m in pattern.finditer(text))
-    spans.extend(
-        _grown(text, m.start(), m.end(), "untyped") for m in _UNTYPED_STREET.finditer(text)
-    )
+    for untyped in (_UNTYPED_STREET, _UNTYPED_STREET_INLINE):
+        spans.extend(_grown(text, m.start(), m.end(), "untyped") for m in untyped.finditer(text))
     for cue in _ADDRESS_CUE.finditer(text):
         street = _CUED_STREET.match(text, cue.end())
         if street:

@@ -88,6 +88,26 @@ def test_address_block_is_marked_as_one_address(block: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    "address",
+    [
+        "Ilica 10, 10000 Zagreb",
+        "Hlavná 5, 040 01 Košice",
+        "Grand-Rue 1, L-1661 Luxembourg",
+        "Am Markt 3, 28195 Bremen",
+        "Václavské náměstí 1, 110 00 Praha 1",
+        "Triq il-Merkanti 5, Valletta VLT 1171",
+        "Leoforos Makariou 5, 1065 Nicosia",
+    ],
+)
+def test_street_without_type_word_and_its_postcode_on_one_line_is_marked(address: str) -> None:
+    assert marked([f"The records name {address} as the site."], "address") == [squash(address)]
+
+
+def test_a_heading_number_and_a_year_on_one_line_are_no_address() -> None:
+    assert marked(["See Chapter 5, 2019 Report and Version 2, 2021 Edition."], "address") == []
+
+
+@pytest.mark.parametrize(
     ("line", "address"),
     [
         ("She lives at Kaevu 94, and works nearby.", "Kaevu 94"),
