@@ -129,7 +129,7 @@ def _stalled_items(now: dt.datetime) -> dict[str, QuerySet]:
             Q(deadline__lte=now + warn) | unclaimed_too_long
         ),
         # The open items first, then each one's claims: a join of every item with every
-        # claim ever made, grouped, read the whole history on every scrape.
+        # claim ever made, grouped, would read the whole history on every scrape.
         "review": items.filter(state__in=[ItemState.PROPOSED, ItemState.IN_REVIEW])
         .alias(reclaims=Coalesce(Subquery(expired_claims), 0))
         .filter(

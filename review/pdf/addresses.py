@@ -6,8 +6,9 @@ post office lists: "Court", "road", "-straße", "rue", "Calle", "-katu", "tér",
 of its block as that country writes them: the town with its postcode or state
 ("Springfield, IL 62704", "London\\nSW1A 1AA", "10115 Berlin", "114 55 Stockholm"), the
 country. A street with no type word ("Pärna 33") is an address on a line of its own
-above a town's postcode or a country, or after words that announce one ("lives at",
-"my address is"). Page text joins words with " " and lines with "\\n", so a line break
+above a town's postcode or a country, on one line with a postcode that is no year and
+its town ("Ilica 10, 10000 Zagreb"), or after words that announce one ("lives at", "my
+address is"). Page text joins words with " " and lines with "\\n", so a line break
 may fall anywhere between the parts. Pure regular expressions: no parser library
 (`usaddress`, `pyap`) covered more than the US and Canada.
 """
@@ -136,8 +137,7 @@ _FIRST_TYPES = (
 # A building number as northern and central Europe write it: "25", "25 A", "25 A 5",
 # "10-12", "3/4", Hungarian "97." with a full stop.
 _EU_NUMBER = r"\d{1,4}(?:[ ]?[A-Za-z](?![\w.]))?(?:[ ]\d{1,3}(?!\d))?(?:[-/]\d{1,4})?\.?"
-# Postcode then town ("00100 Helsinki", "114 55 Stockholm", "LV-1050 Rīga", "2100
-# København Ø", "33820 Soto del Barco"), or town then postcode.
+# "00100", "114 55", "LV-1050".
 _EU_POSTCODE = r"(?:[A-Z]{1,2}-)?(?:\d{3}[ ]\d{2}|\d{4,6})"
 _TOWN_PARTICLE = (
     r"(?:de|del|la|le|les|di|da|do|dos|das|du|van|von|der|den|sur|am|an|im|upon|en|y|i)"
@@ -151,6 +151,8 @@ _MONTHS = (
 _NOT_TOWN = rf"(?!(?:{_MONTHS}|Mr|Mrs|Ms|Miss|Dr|Dear|On|In|At|DOB)\b)"
 _TOWN_WORD = rf"{_NOT_TOWN}(?:{_NAME}|[{CAPITAL}])"
 _TOWN = rf"{_TOWN_WORD}(?:[ -](?:{_TOWN_PARTICLE}[ -]){{0,2}}(?:{_TOWN_WORD}|\d{{1,2}})){{0,3}}"
+# Postcode then town ("00100 Helsinki", "114 55 Stockholm", "LV-1050 Rīga", "2100
+# København Ø", "33820 Soto del Barco"), or town then postcode.
 _NORTH_TAIL = rf"(?:,?{_GAP}(?:{_EU_POSTCODE}[ ]{_TOWN}|{_TOWN},?[ ]{_EU_POSTCODE}))"
 
 _SUFFIX_WORDS = frozenset(
@@ -359,12 +361,13 @@ _NEXT = r"(?:,?[ ]|,?[ ]?\n[ ]*,?[ ]?)"
 _CONTINUATION = re.compile(
     rf"(?:(?:{_NEXT}{_WEAK}){{0,2}}{_NEXT}(?:{_UNIT_PART}(?![\w@])|{_PLACE})){{1,5}}"
 )
-# A street's name in words: letters, joined by hyphens or apostrophes ("Pärna",
-# "Μεγάλη Άμμος"), not a code of letters and digits ("GB52").
+# Words a document numbers that are no street's ("Section 5", "Docket 2291").
 _NOT_STREET = (
     r"(?!(?:Section|Chapter|Article|Page|Paragraph|Part|Volume|Exhibit|Appendix|Annex|"
     r"Schedule|Item|Figure|Table|Note|Case|Docket|Request|Invoice|Order|Rule)\b)"
 )
+# A street's name in words: letters, joined by hyphens or apostrophes ("Pärna",
+# "Μεγάλη Άμμος"), not a code of letters and digits ("GB52").
 _STREET_NAME = rf"{_NOT_TOWN}{_NOT_STREET}[{CAPITAL}][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?"
 # A street with no type word at all ("Pärna 33", "Tylova 285", "Golfskálinn 78"): an
 # address only as a line of its own, in a block of lines that reaches a town's postcode
