@@ -2,7 +2,9 @@
 ledger by sequence, or download it as a verifiable JSON Lines or CSV export."""
 
 import io
+import re
 import uuid
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import schemathesis
@@ -10,8 +12,10 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from jsonschema import Draft202012Validator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from audit.exports import verify_export
 from audit.services import emit
@@ -168,6 +172,31 @@ def test_the_endpoint_is_in_the_published_schema(db):
 audit_schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application()).include(
     operation_id="audit_events"
 )
+WHOLE = re.compile(r"-?[0-9]+")
+QUERY_SCHEMAS = {
+    parameter["name"]: parameter["schema"]
+    for parameter in audit_schema.raw_schema["paths"][URL]["get"]["parameters"]
+    if parameter["in"] == "query"
+}
+
+
+def negative_data_rejected_as_received(ctx, response, case):
+    """schemathesis's negative_data_rejection, judged on the query the server received. A
+    query carries text only: an object generated against a string parameter's `oneOf`
+    arrives as its text ("{'m!\\nØ': []}"), a valid value, and accepting it is right
+    (schemathesis issue 4600, fixed there for a plain string schema)."""
+    sent = parse_qs(urlsplit(response.request.url).query, keep_blank_values=True)
+    received_valid = all(
+        name in QUERY_SCHEMAS and len(values) == 1 and _valid_query_value(name, values[0])
+        for name, values in sent.items()
+    )
+    return None if received_valid else negative_data_rejection(ctx, response, case)
+
+
+def _valid_query_value(name: str, text: str) -> bool:
+    schema = QUERY_SCHEMAS[name]
+    value: object = int(text) if schema.get("type") == "integer" and WHOLE.fullmatch(text) else text
+    return Draft202012Validator(schema).is_valid(value)
 
 
 @pytest.fixture
@@ -190,7 +219,11 @@ def officer_token_header(ledger):
 def test_officer_requests_conform_to_the_schema_and_never_answer_5xx(case, officer_token_header):
     """The project-wide fuzz runs as an intake client (always 403 here); this one runs
     as a compliance officer, so the filters, pages and exports are exercised too."""
-    case.call_and_validate(headers=officer_token_header)
+    case.call_and_validate(
+        headers=officer_token_header,
+        excluded_checks=[negative_data_rejection],
+        additional_checks=[negative_data_rejected_as_received],
+    )
 
 
 @pytest.mark.parametrize("values", [["user:\x1a", "user:olga"], ["user:olga", "user:olga"]])
