@@ -16,7 +16,7 @@ from django.contrib.auth.models import Group, User
 
 from audit.clock import db_now
 from intake.models import Document, Jurisdiction, Submission
-from review.models import ItemState, ReviewItem
+from review.models import Claim, ItemState, ReviewItem
 
 _counter = itertools.count(1)
 
@@ -98,3 +98,22 @@ def bulk_proposed_items(
         batch_size=1000,
     )
     return {item.pk for item in items}
+
+
+def bulk_worked_items(count: int, *, reviewer: User, state: str, seed: int | str = 7) -> None:
+    """`count` items `reviewer` finished an hour ago, each under one submitted claim, now
+    in `state`: the history a reviewer's months of work leave behind (volume setup only)."""
+    worked = ReviewItem.objects.filter(pk__in=bulk_proposed_items(count, seed=seed))
+    ended = db_now() - dt.timedelta(hours=1)
+    Claim.objects.bulk_create(
+        Claim(
+            item=item,
+            reviewer=reviewer,
+            claimed_at=ended - dt.timedelta(hours=1),
+            expires_at=ended,
+            ended_at=ended,
+            outcome=Claim.Outcome.SUBMITTED,
+        )
+        for item in worked
+    )
+    worked.update(state=state)

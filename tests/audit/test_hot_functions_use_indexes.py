@@ -9,19 +9,16 @@ PostgreSQL's own per-transaction counters show whether a call scanned a table wh
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.db import connection
 
-from audit.clock import db_now
 from audit.services import Event, emit_many
-from review.models import Claim, ItemState, ReviewItem
+from review.models import ItemState
 from review.roles import REVIEWER
 from review.selectors import policy_current
 from review.services.claims import claim_next
 from review.services.policies import policy_publish
-from testkit.builders import bulk_proposed_items, user_create
+from testkit.builders import bulk_proposed_items, bulk_worked_items, user_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -119,20 +116,7 @@ def test_claim_next_does_not_read_the_reviewers_past_claims():
     reviewer = user_create("veteran", role=REVIEWER)
     _as_if_empty_and_generic()
     _allow_many_open_claims()
-    worked = ReviewItem.objects.filter(pk__in=bulk_proposed_items(400, seed="done"))
-    now = db_now()
-    Claim.objects.bulk_create(
-        Claim(
-            item=item,
-            reviewer=reviewer,
-            claimed_at=now - dt.timedelta(hours=2),
-            expires_at=now - dt.timedelta(hours=1),
-            ended_at=now - dt.timedelta(hours=1),
-            outcome=Claim.Outcome.SUBMITTED,
-        )
-        for item in worked
-    )
-    worked.update(state=ItemState.APPROVED)
+    bulk_worked_items(400, reviewer=reviewer, state=ItemState.APPROVED, seed="done")
     bulk_proposed_items(3, seed="fresh")
     before = _rows_read("review_claim")
 

@@ -5,16 +5,13 @@ PostgreSQL's own per-transaction counters show what a scrape read."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.db import connection
 from django.test import Client
 
-from audit.clock import db_now
-from review.models import Claim, ItemState, ReviewItem
+from review.models import ItemState
 from review.roles import REVIEWER
-from testkit.builders import bulk_proposed_items, user_create
+from testkit.builders import bulk_proposed_items, bulk_worked_items, user_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -33,20 +30,7 @@ def _rows_read() -> dict[str, int]:
 
 def test_a_scrape_reads_the_open_work_not_the_finished_history():
     reviewer = user_create("veteran", role=REVIEWER)
-    finished = ReviewItem.objects.filter(pk__in=bulk_proposed_items(FINISHED, seed="done"))
-    now = db_now()
-    Claim.objects.bulk_create(
-        Claim(
-            item=item,
-            reviewer=reviewer,
-            claimed_at=now - dt.timedelta(hours=2),
-            expires_at=now - dt.timedelta(hours=1),
-            ended_at=now - dt.timedelta(hours=1),
-            outcome=Claim.Outcome.SUBMITTED,
-        )
-        for item in finished
-    )
-    finished.update(state=ItemState.SIGNED)
+    bulk_worked_items(FINISHED, reviewer=reviewer, state=ItemState.SIGNED, seed="done")
     bulk_proposed_items(OPEN, seed="open")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE review_reviewitem")
