@@ -1,4 +1,5 @@
-"""Lines written in capitals, re-cased for the language model (Django-free).
+"""Lines written in capitals or all in lower case, re-cased for the language model
+(Django-free).
 
 Police narratives, court captions and file headers are often all in capitals, where
 the small English pipeline reads no one ("SUSPECT IDENTIFIED AS DWAYNE LOCKHART":
@@ -9,6 +10,12 @@ given name (no everyday word), the word after a given name, a title, a rank or a
 initial, and a surname before its given name ("LOCKHART, DWAYNE"). The text keeps its
 length, so what the model reads maps back onto the text as written; the project's own
 detectors read the text as written.
+
+Chat logs, texts and hurried e-mails are often written without capitals ("follow up with
+patricia desrosiers", "my name is borna"), where the model reads no one either. A line
+with no capital letter whose writer plainly skips them (it opens a sentence in lower
+case, has one inside it, or writes the pronoun "i") gets the same treatment; a wrapped
+line of ordinary prose has none of these marks and is left as written.
 """
 
 from __future__ import annotations
@@ -27,6 +34,10 @@ _CAPITALS_SHARE = 0.8
 # Words of letters only: "GB90ZDKR4344" and "AB123" are codes, which stay as written.
 _WORD = re.compile(r"(?<!\w)[^\W\d_]+(?:['’-][^\W\d_]+)*(?!\w)")
 _SENTENCE_END = re.compile(r"(?:\A|[.!?:])\s*\Z")
+# The pronoun "i" ("i'm"; not the numeral of "(i)"), and a line that skips capitals: it
+# has the pronoun or a sentence opened in lower case.
+_PRONOUN = re.compile(r"(?<![\w'’(])i(?=['’](?:m|ve|d|ll)\b|[ ,]|\Z)")
+_SKIPS_CAPITALS = re.compile(rf"[.!?]\s+[^\W\d_]|{_PRONOUN.pattern}")
 # Given names this short name someone only before a surname ("ANA LOPEZ"): alone they are
 # as often a word or an abbreviation; some always are ("WHITE VAN PARKED").
 _SHORT_GIVEN_NAME = 3
@@ -37,14 +48,18 @@ _SHORT_WORDS = frozenset(
 
 
 def for_model(text: str) -> str:
-    """`text` with each line in capitals re-cased; the same length, other lines as
-    written. A name may wrap from one such line onto the next."""
+    """`text` with each line in capitals or in lower case re-cased; the same length,
+    other lines as written. A name may wrap from one such line onto the next."""
     out = list(text)
-    capitals: set[int] = set()
+    capitals: set[int] = set()  # and lines in lower case: where words are re-cased
     opening: set[int] = set()  # lines in capitals under one that is not: a new field
-    position, above = 0, False
+    position, above, previous = 0, False, ""
     for line in text.split("\n"):
-        if _in_capitals(line):
+        if _in_lower_case(line, previous):
+            capitals.update(range(position, position + len(line)))
+            for pronoun in _PRONOUN.finditer(line):
+                out[position + pronoun.start()] = "I"
+        elif _in_capitals(line):
             capitals.update(range(position, position + len(line)))
             for word in _WORD.finditer(line):
                 if word[0] != "I":  # the pronoun is written so
@@ -53,6 +68,7 @@ def for_model(text: str) -> str:
                 opening.add(position)
         above = position in capitals
         position += len(line) + 1
+        previous = line
     if not capitals:
         return text  # the same object: nothing to re-read
     words = [m for m in _WORD.finditer(text) if m.start() in capitals]
@@ -71,15 +87,32 @@ def _in_capitals(line: str) -> bool:
     return words >= 2 and upper >= _CAPITALS_SHARE * len(letters)
 
 
+def _in_lower_case(line: str, previous: str) -> bool:
+    """A line of two words or more without a capital, whose writer skips capitals: it
+    opens a sentence in lower case (`previous` ends one, or there is none), or has one
+    opened in lower case inside it, or the pronoun "i"."""
+    if any(c.isupper() for c in line) or sum(1 for m in _WORD.finditer(line)) < 2:
+        return False
+    opens = line[:1].isalpha() and _SENTENCE_END.search(previous) is not None
+    return opens or _SKIPS_CAPITALS.search(line) is not None
+
+
 def _lower(word: str) -> str:
-    # Character by character, so the length stays ("İ" lowers to two characters).
+    # Character by character, so the length stays ("İ" lowers to two characters, "ß"
+    # uppers to two).
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in word)
 
 
 def _name_case(word: str) -> str:
     """A name's word as written in a sentence: its first letter, and each after an
     apostrophe or a hyphen, as they are ("O'Neill", "Smith-Jones")."""
-    return "".join(c if i == 0 or word[i - 1] in "'’-" else _lower(c) for i, c in enumerate(word))
+    return "".join(
+        _upper(c) if i == 0 or word[i - 1] in "'’-" else _lower(c) for i, c in enumerate(word)
+    )
+
+
+def _upper(letter: str) -> str:
+    return letter.upper() if len(letter.upper()) == 1 else letter
 
 
 def _given_name(word: str) -> bool:
