@@ -13,16 +13,16 @@ import phonenumbers
 from phonenumbers import Leniency
 
 from review.pdf import nlp, truecase
+from review.pdf.contact_names import CONTACT_NAME_CONFIDENCE, contact_names
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_name_led import GIVEN_NAME_CONFIDENCE, given_name_alone
 from review.pdf.name_span import name_in_reading
-from review.pdf.name_words import CAPITAL, NAME_WORD, NEXT_NAME_WORD, TITLES, plausible_name
+from review.pdf.name_words import CAPITAL, NAME_WORD, TITLES, plausible_name
 from review.pdf.names import SIGNED_NAME
 from review.pdf.pagetext import unquoted
 from review.pdf.patterns import (
     CUE_BUT_INVALID,
     DETECTORS,
-    EMAIL,
     LOCATION,
     NER_CATEGORIES,
     ORGANIZATION,
@@ -195,7 +195,7 @@ class Finder:
             or not any(_misread_person(text, h, p) for p in people)
         ]
         if self.floors.get(PERSON, 2.0) <= CONTACT_NAME_CONFIDENCE:
-            hits.extend(_contact_names(text, hits))
+            hits.extend(contact_names(text, hits))
             hits.extend(_listed_names(text, hits))
             hits.extend(
                 Hit(PERSON, a, b, CONTACT_NAME_CONFIDENCE, "cue.speaker_named", squash(text[a:b]))
@@ -318,34 +318,6 @@ class Finder:
         # organisation never outweighs a validated pattern lying inside it.
         score = found.score if found.category == PERSON else min(found.score, 0.6)
         return Hit(found.category, start, end, round(score, 4), detector, squash(value))
-
-
-# A name known only by its place above a phone or e-mail: weaker than the model's reading.
-CONTACT_NAME_CONFIDENCE = 0.7
-# A line holding a name and nothing else.
-_NAME_LINE = re.compile(rf"[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,3}})[ ,]*")
-
-
-def _contact_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
-    """A line that is only a name, right above a line that opens with a phone number or
-    an e-mail address: a contact list, a signature block or a table's row ("June Morris"
-    over "(0115) 4960487"), where the model, with no sentence around it, misses the name."""
-    people = [h for h in hits if h.category == PERSON]
-    for contact in [h for h in hits if h.category in (PHONE, EMAIL)]:
-        line_start = text.rfind("\n", 0, contact.start) + 1
-        if line_start < 2 or text[line_start : contact.start].strip(" (+"):
-            continue  # the first line, or the number does not open its line
-        above = text.rfind("\n", 0, line_start - 1) + 1
-        line = _NAME_LINE.fullmatch(text, above, line_start - 1)
-        if line is None or not plausible_name(line[1]):
-            continue
-        start, end = line.span(1)
-        if not any(p.start < end and start < p.end for p in people):
-            name = Hit(
-                PERSON, start, end, CONTACT_NAME_CONFIDENCE, "cue.contact_name", squash(line[1])
-            )
-            people.append(name)
-            yield name
 
 
 # A name written as an initial and a surname ("J. Okafor", "Ms J Kaur"), standing in a

@@ -37,9 +37,22 @@ _PLACE_BEFORE = re.compile(
 )
 
 
+# Unless someone is spoken or turned to ("shouted at Gary", "said Gladys to Logan").
+_SPEECH = (
+    r"(?i:said|says|shouted|yelled|screamed|cried|whispered|replied|explained|lied|spoke|"
+    r"talked|talking|speaking|wrote|waved|smiled|nodded|winked|pointed|apologi[sz]ed|"
+    r"complained|turned)"
+)
+_ADDRESSED_BEFORE = re.compile(rf"(?<![\w-]){_SPEECH}[ ](?:(?i:to|at)|{NAME_WORD}[ ](?i:to))[ ]\Z")
+
+
 def after_a_place_word(text: str, start: int) -> bool:
-    """Whether a word that leads to a place ("to", "in") comes right before `start`."""
-    return _PLACE_BEFORE.search(text, max(0, start - 12), start) is not None
+    """Whether a word that leads to a place ("to", "in") comes right before `start`,
+    and not as the one someone speaks to."""
+    return (
+        _PLACE_BEFORE.search(text, max(0, start - 12), start) is not None
+        and _ADDRESSED_BEFORE.search(text, max(0, start - 60), start) is None
+    )
 
 
 # The words listed with a word: after it ("Fleming, Armstrong and Flores"), and before

@@ -109,3 +109,17 @@ def test_a_given_name_in_a_place_or_a_firm_is_not_proposed_alone() -> None:
     people = people_in(pdf)
 
     assert not {"Charlotte", "Victoria", "Paris"} & set(people)
+
+
+def test_a_given_name_spoken_to_is_a_person_though_after_to_or_at() -> None:
+    """Before: "at" and "to" lead to places, so no one was read in these lines."""
+    pdf = simple_pdf(
+        [
+            'Enrico shouted at Gary: "What are you doing?"',
+            "I'm so jealous! said Gladys to Tiffany.",
+        ]
+    )
+
+    people = {text.strip(":.") for text in people_in(pdf)}
+
+    assert {"Gary", "Tiffany"} <= people

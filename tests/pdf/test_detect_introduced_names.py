@@ -32,6 +32,10 @@ def people(line: str) -> list[str]:
         ("Sometimes people call me Aantje at work.", "Aantje"),
         ("I write for my client, Ravil Yefimov, about his file.", "Ravil Yefimov"),
         ("Hello, my name's Ludmila and I lived there.", "Ludmila"),
+        ("What's your last name? Boyle", "Boyle"),
+        ("She was born on 7/14/1995. Her maiden name is Sandgreen.", "Sandgreen"),
+        ("My great grandfather was called Jónás Bergsveinsson, I think.", "Jónás Bergsveinsson"),
+        ("my name is borna jerkovic but everyone calls me borna", "borna jerkovic"),
     ],
 )
 def test_name_given_by_its_bearer_or_their_lawyer_is_one_person(line: str, name: str) -> None:
@@ -40,7 +44,12 @@ def test_name_given_by_its_bearer_or_their_lawyer_is_one_person(line: str, name:
 
 @pytest.mark.parametrize(
     "line",
-    ["Please call me Monday about the invoice.", "My name is not important here."],
+    [
+        "Please call me Monday about the invoice.",
+        "My name is not important here.",
+        "The new system is called Project Phoenix.",
+        "what is your name? my name is not important",
+    ],
 )
 def test_a_day_or_a_phrase_after_call_me_or_my_name_is_is_no_person(line: str) -> None:
     assert people(line) == []
