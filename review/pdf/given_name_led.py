@@ -153,9 +153,50 @@ def _after_a_capitalised_word(text: str, start: int) -> bool:
     return not (opens and everyday)
 
 
+# A name with a middle initial ("Szabina J Gelencsér", "Vide A. Persson"), whatever its
+# given name: not a document's part, a grade or a unit ("Exhibit A Smith", "Plan B
+# Options", "Vitamin D Levels").
+_INITIALLED = re.compile(
+    rf"(?<![\w.-])({NAME_WORD})[ ][{CAPITAL}]\.?[ ]({NAME_WORD})(?![\w-])(?![ ]{NAME_WORD})"
+)
+_LABEL_WORDS = frozenset(
+    "section appendix schedule exhibit annex attachment form part plan grade vitamin type "
+    "class group phase level tier block unit building room floor lot table figure chart "
+    "item category option zone area sector division team squad platoon company battalion "
+    "title article chapter rule count tab box line question step stage model series "
+    "version hepatitis plate gate terminal wing ward bay pier dock track route highway "
+    "interstate channel tower hall camp site field parcel tract list note page".split()
+)
+
+
+def _initialled_names(text: str) -> Iterator[tuple[int, int]]:
+    """Each name of three words with a middle initial, its first and last word no
+    everyday or label word, no place's or firm's."""
+    for m in _INITIALLED.finditer(text):
+        first, last = bare_word(m[1]), bare_word(m[2])
+        if (
+            len(first) < 3
+            or m[1].isupper()
+            or len(last) < 2
+            or any(
+                w in everyday_words() or w in STOP_WORDS or w in _LABEL_WORDS or w in RANK_WORDS
+                for w in (first, last)
+            )
+            or last in _PLACE_WORDS
+            or is_street_type(last)
+            or not plausible_name(m[0])
+            or COMPANY_AFTER.match(text, m.end())
+            or LEGAL_FORM_AFTER.match(text, m.end())
+            or _after_a_capitalised_word(text, m.start())  # "World War I Veterans"
+        ):
+            continue
+        yield m.start(), m.end()
+
+
 def given_name_led(text: str) -> Iterator[tuple[int, int]]:
     """Each name that opens with a given name (no everyday word; "Will Power" is
-    none) and goes on in capitalised words that are no place's or institution's."""
+    none) and goes on in capitalised words that are no place's or institution's; and
+    each with a middle initial, whatever its given name."""
     end = 0
     for m in _GIVEN_NAME_LED.finditer(text):
         if m.start(1) < end:
@@ -181,3 +222,4 @@ def given_name_led(text: str) -> Iterator[tuple[int, int]]:
         ):
             end = span[1]
             yield span
+    yield from _initialled_names(text)

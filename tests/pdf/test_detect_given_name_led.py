@@ -123,3 +123,19 @@ def test_a_given_name_spoken_to_is_a_person_though_after_to_or_at() -> None:
     people = {text.strip(":.") for text in people_in(pdf)}
 
     assert {"Gary", "Tiffany"} <= people
+
+
+def test_a_name_with_a_middle_initial_is_a_person_whatever_its_given_name() -> None:
+    """Before: the model read no one in the first two lines."""
+    pdf = simple_pdf(
+        [
+            'The song "Tube Snake Boogie" by Szabina J Gelencser came first.',
+            "The Vide A. Persson version was recorded in 1961.",
+            "See Exhibit A Smith declaration and Plan B Options for World War I Veterans.",
+        ]
+    )
+
+    people = people_in(pdf)
+
+    assert {"Szabina J Gelencser", "Vide A. Persson"} <= set(people)
+    assert not [p for p in people if {"Exhibit", "Plan", "Veterans"} & set(p.split())]
