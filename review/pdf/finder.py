@@ -46,6 +46,13 @@ _CUED_PHONE_DIGITS = 5
 # 788-063"): what follows a phone label when no region's plan knows it.
 _PHONE_SHAPE = re.compile(r"(?<![\w+])\+?\(?\d[\d ()./-]{3,20}\d(?![\w-])")
 _SHAPED_PHONE_DIGITS = (7, 15)
+# A number with its phone label after it, closing the entry, as signature blocks write
+# them ("416 60 039 office\n", "(37) 788-063-Office,07700 063 966-Fax"); not "the
+# 2019-2020 work plan".
+_LABEL_AFTER = re.compile(
+    r"(?<![\w+])(\+?\(?\d[\d ()./-]{3,20}\d)(?:[ ]?-[ ]?|[ ]+)"
+    r"(?i:office|fax|mobile|cell|home|work|tel|phone)\b(?=[ ]*(?:\n|$|[,;\\|)+(\d]))"
+)
 
 
 def search_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -167,6 +174,7 @@ class Finder:
                 if f.category == PHONE and f.score >= self.floors[PHONE]
             ]
             found.extend(self._cued_phones(flowing, read))
+            found.extend(self._labelled_after_phones(text, read))
         candidates = [self._hit(text, f, recased) for f in found]
         # A weak hit with a reason (a number after its label that fails validation) is
         # proposed whatever the floor: the label announces it.
@@ -264,17 +272,19 @@ class Finder:
                     if lowest <= len(digits_of(m.group())) <= highest
                     and _right_after_label(window, m.start())
                 ]
-            for m_start, m_end, detector in spans:
-                hit = Hit(
-                    PHONE,
-                    start + m_start,
-                    start + m_end,
-                    0.3,
-                    detector,
-                    digits_of(window[m_start:m_end]),
-                    CUE_BUT_INVALID,
-                )
-                yield nlp.Found(PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit)
+            yield from _weak_phones(window, start, spans)
+
+    @staticmethod
+    def _labelled_after_phones(text: str, read: list[tuple[int, int]]) -> Iterator[nlp.Found]:
+        """A number its phone label follows, closing the entry (`_LABEL_AFTER`; in
+        `text` with its line breaks), that no region's plan reads: proposed weakly, as
+        after a label. Not looked for where a phone was `read` already."""
+        lowest, highest = _SHAPED_PHONE_DIGITS
+        for m in _LABEL_AFTER.finditer(text):
+            if lowest <= len(digits_of(m[1])) <= highest and not any(
+                a < m.end(1) and m.start(1) < b for a, b in read
+            ):
+                yield from _weak_phones(text, 0, [(*m.span(1), "regex.phone_label_after")])
 
     @staticmethod
     def _hit(text: str, found: nlp.Found, recased: str) -> Hit | None:
@@ -352,6 +362,24 @@ def _listed_names(text: str, hits: list[Hit]) -> Iterator[Hit]:
 
 _TITLE = re.compile(rf"(?:{TITLES})\.?")
 _POSSESSIVE = re.compile(r"['’]s?")
+
+
+def _weak_phones(
+    window: str, offset: int, spans: list[tuple[int, int, str]]
+) -> Iterator[nlp.Found]:
+    """A weak phone hit with its reason for each (start, end, detector) of `window`,
+    which starts at `offset` in the page text."""
+    for m_start, m_end, detector in spans:
+        hit = Hit(
+            PHONE,
+            offset + m_start,
+            offset + m_end,
+            0.3,
+            detector,
+            digits_of(window[m_start:m_end]),
+            CUE_BUT_INVALID,
+        )
+        yield nlp.Found(PHONE, hit.start, hit.end, hit.confidence, hit.detector, hit)
 
 
 def _misread_person(text: str, reading: Hit, person: Hit) -> bool:

@@ -161,6 +161,29 @@ def test_number_after_a_phone_label_in_an_unread_plan_is_proposed_with_its_reaso
     assert phones[0].confidence < 0.5
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Paxata", "416 60 039 office", "+1-984-182-0190 mobile"],
+        ["Domoszló", "(37) 788-063-Office,07700 063 966-Fax"],
+    ],
+)
+def test_number_its_phone_label_follows_in_an_unread_plan_is_proposed_with_its_reason(
+    lines: list[str],
+) -> None:
+    """A signature block's numbers with their label after them: before, the numbers no
+    US plan reads stayed visible."""
+    pdf = unicode_pdf(lines)
+    phones = [m for m in detect(pdf, POLICY).marks if m.category == "phone"]
+    weak = [m for m in phones if m.needs_manual_review == CUE_BUT_INVALID]
+    assert len(weak) == 2
+    assert all(m.confidence < 0.5 for m in weak)
+
+
+def test_a_year_range_before_work_is_no_phone() -> None:
+    assert marked(["The 2019-2020 work plan was approved."], "phone") == []
+
+
 @pytest.mark.parametrize("line", ["Please call on 14 June", "Phone 2019 budget"])
 def test_a_day_or_a_year_after_a_phone_label_is_no_phone(line: str) -> None:
     assert marked([line], "phone") == []
