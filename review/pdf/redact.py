@@ -85,7 +85,10 @@ def _burn_in_prepare(
         # leaves stale or empty, so draw them from the values first.
         for page in doc:
             for widget in page.widgets():
-                if not widget.rect.is_empty:  # a field of no size shows nothing
+                # A field of no size shows nothing; one with no name (a button missing
+                # its /T, qpdf's button-set-broken.pdf) cannot be drawn again, and its
+                # stored appearance is what viewers show.
+                if not widget.rect.is_empty and widget.field_name:
                     widget.update()
     doc.bake(annots=True, widgets=True)
     spell_out_quotes(doc)  # before any redaction or cleaning save

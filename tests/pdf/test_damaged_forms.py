@@ -5,8 +5,9 @@
   issue12963.pdf, a scanned tax form); each widget's value is read off its own
   dictionary instead, and lands on the widget's rectangle as before.
 - A form that asks viewers to draw its fields, with a field of no size (an XFA form's
-  signature field, pdf.js's xfa_filled_imm1344e.pdf): drawing it failed ("bad rect")
-  and burn-in crashed.
+  signature field, pdf.js's xfa_filled_imm1344e.pdf) or a button with no name (qpdf's
+  button-set-broken.pdf): drawing it failed ("bad rect", "field name missing") and
+  burn-in crashed.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def test_a_widget_of_a_form_with_cyclic_parents_is_read_on_its_rectangle(rotatio
     assert box == pytest.approx(normalize(page, corpus.WIDGET_RECT), abs=1e-5)
 
 
-def form_with_a_field_of_no_size() -> bytes:
+def form_drawn_from_its_values(broken: str) -> bytes:
+    """A form asking viewers to draw its fields, one of which is `broken`: "size" (a
+    field of no size) or "name" (a field without its /T)."""
     doc = pymupdf.open()
     page = doc.new_page()
     for name, value in (("applicant", "Jane Roe"), ("signature", "")):
@@ -55,14 +58,20 @@ def form_with_a_field_of_no_size() -> bytes:
         widget.rect = pymupdf.Rect(72, 72, 300, 92)
         page.add_widget(widget)
     signature = page.annot_xrefs()[-1][0]
-    doc.xref_set_key(signature, "Rect", "[0 792 0 792]")
+    if broken == "size":
+        doc.xref_set_key(signature, "Rect", "[0 792 0 792]")
+    else:
+        doc.xref_set_key(signature, "T", "null")
     catalog = doc.pdf_catalog()
     doc.xref_set_key(catalog, "AcroForm/NeedAppearances", "true")
     return doc.tobytes()
 
 
-def test_a_form_drawn_from_its_values_with_a_field_of_no_size_burns_in() -> None:
-    pdf = form_with_a_field_of_no_size()
+@pytest.mark.parametrize("broken", ["size", "name"])
+def test_a_form_drawn_from_its_values_with_a_field_of_no_size_or_name_burns_in(
+    broken: str,
+) -> None:
+    pdf = form_drawn_from_its_values(broken)
     assert pymupdf.open(stream=pdf, filetype="pdf").need_appearances()
 
     output = sanitize(burn_in(pdf, []))
