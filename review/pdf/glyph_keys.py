@@ -85,8 +85,12 @@ def char_key(char: tuple) -> tuple[str, int, int]:
 
 
 def _expanded(c: str) -> str:
-    """A ligature ("ﬁ", U+FB00 to U+FB06) as the letters extraction expands it to."""
-    return unicodedata.normalize("NFKC", c) if "\ufb00" <= c <= "\ufb06" else c
+    """A ligature ("ﬁ", U+FB00 to U+FB06) as the letters extraction expands it to, and
+    an Arabic presentation form (U+FB50 to U+FDFF, U+FE70 to U+FEFF) as the letter
+    extraction writes for it ("ﺍ" as "ا", pdf.js's ThuluthFeatures.pdf)."""
+    if "\ufb00" <= c <= "\ufb06" or "\ufb50" <= c <= "\ufdff" or "\ufe70" <= c <= "\ufeff":
+        return unicodedata.normalize("NFKC", c) or c
+    return c
 
 
 def _key(c: str, origin: Sequence[float]) -> tuple[str, int, int]:
