@@ -28,8 +28,9 @@ MAGIC_WINDOW = 1024  # the header may follow some junk bytes, as readers allow
 
 
 # What MuPDF says while finding a lost or broken cross-reference table and rebuilding
-# it, or while ignoring a broken colour profile (drawn in plain device colours), and
-# nothing worse: damage to the objects themselves (a truncated upload) says more.
+# it, or while ignoring a broken colour profile (drawn in plain device colours) or a
+# font it draws with a stand-in, and nothing worse: damage to the objects themselves (a
+# truncated upload) says more ("premature end of data", "object missing 'endobj'").
 ROUTINE_REPAIR_MESSAGE = re.compile(
     "|".join(
         (
@@ -45,6 +46,17 @@ ROUTINE_REPAIR_MESSAGE = re.compile(
             "lcms: .*",
             "format error: cmsOpenProfileFromMem failed",
             "ignoring broken ICC profile",
+            # Read off real files whose every page reads whole: bytes before the header
+            # (a mail gateway's headers), sloppy writers' streams and trailers, fonts
+            # drawn with a stand-in.
+            "garbage bytes before version marker",
+            "syntax error: expected object number",
+            r"line feed missing after stream begin marker \(\d+ 0 R\)",
+            r"Trailer Size is off-by-one\. Ignoring\.",
+            "non-embedded font using identity encoding: .*",
+            "ignored error when loading embedded font; attempting to load system font",
+            r"library error: FT_New_Memory_Face\(.*\): .*",
+            "syntax error: missing font descriptor",
         )
     )
 )

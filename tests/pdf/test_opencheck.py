@@ -45,6 +45,17 @@ def test_a_file_with_a_broken_colour_profile_and_a_lost_xref_is_admitted():
     assert (check.page_count, check.repaired) == (1, True)
 
 
+def test_a_file_with_bytes_before_its_header_and_a_lost_xref_is_admitted():
+    """A mail gateway's headers left before "%PDF" (pdfplumber's issue-848.pdf): every
+    page reads whole, so it is admitted; it was refused as damaged."""
+    pdf = letter("Forwarded letter").tobytes()
+    forwarded = b"Content-Type: application/pdf\r\n\r\n" + pdf[: pdf.rindex(b"startxref")]
+
+    check = open_check(forwarded, max_pages=10)
+
+    assert (check.page_count, check.repaired) == (1, True)
+
+
 def test_a_file_cut_off_inside_its_objects_is_refused():
     doc = pymupdf.open()
     for number in range(5):
