@@ -14,7 +14,7 @@ on the page named by `bad_pages`:
 - self_drawing_form: a form XObject that draws itself, through fifteen copies of itself
   each drawing the next four times (6 KB): MuPDF's cycle check stops the loop only after
   4^16 draws.
-- deep_nesting: a dash array nested 200,000 deep in the page's content (400 KB).
+- deep_nesting: an array nested 200,000 deep in the page's content (400 KB).
 - huge_image: a 30000 x 30000 image (2.7 GB of pixels) in a few kilobytes of twice
   deflated zeros.
 - huge_page: a 14400 x 14400 pt page (200 inches square, the largest the format
@@ -138,9 +138,7 @@ def deep_nesting() -> PoisonCase:
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>"
     )
-    # A dash array: MuPDF reads it wherever it stands (a text array outside a text
-    # object is put in one before burn-in, where MuPDF reads it whole).
-    content = _stream(b"", _text_stream(("A page with a long array",)) + b"\n" + nested + b" 0 d")
+    content = _stream(b"", _text_stream(("A page with a long array",)) + b"\n" + nested + b" TJ")
     return PoisonCase("deep_nesting", _two_pages(page, [content]), (1,))
 
 

@@ -1,8 +1,7 @@
 """Content streams token by token (Django-free): a lexer just enough to find operators
-and their operands (`lex`), and `spell_out_quotes`, which rewrites what MuPDF's content
-filter, run by every redaction and every cleaning save, would otherwise lose: the line
-move of the "'" and '"' operators, which it writes out as the operators they stand for,
-and text shown outside a BT/ET text object, which it puts in one.
+and their operands (`lex`), and `spell_out_quotes`, which writes the "'" and '"'
+operators out as the operators they stand for, because MuPDF's content filter, which
+every redaction runs, loses their line move.
 """
 
 from __future__ import annotations
@@ -22,16 +21,6 @@ MAX_CONTENT_BYTES = 64 << 20
 _IMAGE_FILTER = re.compile(r"/(JBIG2Decode|DCTDecode|JPXDecode|CCITTFaxDecode)\b")
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
-# Operators only a text object may hold, and the others it may hold besides them (text
-# state, colour, graphics state parameters, marked content).
-_TEXT_ONLY = frozenset((b"Tm", b"Td", b"TD", b"T*", b"Tj", b"TJ", b"'", b'"'))
-_ALSO_IN_TEXT = frozenset(
-    b"Tc Tw Tz TL Tf Tr Ts w J j M d ri i gs CS cs SC SCN sc scn G g RG rg K k "
-    b"BMC BDC EMC MP DP".split()
-)
-# A first look for a text operator outside BT/ET (a string may fool it either way; the
-# rewrite reads the operators properly).
-_TEXT_BOUNDARY = re.compile(rb"(?<![\w*])(BT|ET|Tj|TJ|Tm|Td|TD)(?![\w*])")
 _WHITE = b" \t\r\n\f\x00"
 
 
@@ -104,9 +93,8 @@ def is_operand(word: bytes) -> bool:
 def spell_out_quotes(doc: pymupdf.Document) -> None:
     """Rewrite the content streams of every page, and the form XObjects they draw,
     where they show text with "'" or '"' (move to the next line, then show), as "T*"
-    and "Tj" ('"' sets its word and character spacing first with "Tw" and "Tc"), and
-    where they show text outside a text object (`text_objects_opened`): the same
-    drawing. MuPDF 1.28's content filter, which every redaction and every save
+    and "Tj" ('"' sets its word and character spacing first with "Tw" and "Tc"): the
+    same drawing. MuPDF 1.28's content filter, which every redaction and every save
     that cleans content runs, turns the pending line move before such an operator into
     "TD", which also sets the leading, so every later line lands elsewhere, often off
     the page (pdf.js's bug1337429.pdf lost all its text)."""
@@ -127,50 +115,10 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
         if cut_short:
             continue  # a compression bomb: not read whole
         data = buffer.fz_buffer_extract()
-        written = data
-        if written and _QUOTE_AFTER_STRING.search(written):
-            written = quotes_spelled_out(written)
-        if written and _text_outside_a_text_object(written):
-            written = text_objects_opened(written)
-        if written != data:
-            doc.update_stream(xref, written)
-
-
-def _text_outside_a_text_object(data: bytes) -> bool:
-    inside = False
-    for m in _TEXT_BOUNDARY.finditer(data):
-        if m[1] in (b"BT", b"ET"):
-            inside = m[1] == b"BT"
-        elif not inside:
-            return True
-    return False
-
-
-def text_objects_opened(data: bytes) -> bytes:
-    """`data` with each run of text operators outside BT/ET put in a text object of its
-    own, as MuPDF draws it ("/F1 9 Tf 1 0 0 1 36 48 Tm (x) Tj" with no BT, pdf.js's
-    issue10388.pdf): its content filter drops their font and position, and the text."""
-    out: list[bytes] = []
-    cursor = 0
-    inside = opened = False  # in a text object; one this rewrite opened
-    for op in operations(data):
-        if op.operator == b"BT" and opened:
-            out.append(data[cursor : op.start] + b" ET ")  # close it before the next
-            cursor = op.start
-        if op.operator in (b"BT", b"ET"):
-            inside, opened = op.operator == b"BT", False  # an ET closes either
-        elif not inside and op.operator in _TEXT_ONLY:
-            out.append(data[cursor : op.start] + b" BT ")
-            cursor = op.start
-            inside = opened = True
-        elif opened and op.operator not in _TEXT_ONLY | _ALSO_IN_TEXT:
-            out.append(data[cursor : op.start] + b" ET ")
-            cursor = op.start
-            inside = opened = False
-    out.append(data[cursor:])
-    if opened:
-        out.append(b" ET")
-    return b"".join(out)
+        if data and _QUOTE_AFTER_STRING.search(data):
+            spelled = quotes_spelled_out(data)
+            if spelled != data:
+                doc.update_stream(xref, spelled)
 
 
 def quotes_spelled_out(data: bytes) -> bytes:
