@@ -89,7 +89,7 @@ def _expanded(c: str) -> str:
     an Arabic presentation form (U+FB50 to U+FDFF, U+FE70 to U+FEFF) as the letter
     extraction writes for it ("ﺍ" as "ا", pdf.js's ThuluthFeatures.pdf)."""
     if "\ufb00" <= c <= "\ufb06" or "\ufb50" <= c <= "\ufdff" or "\ufe70" <= c <= "\ufeff":
-        return unicodedata.normalize("NFKC", c) or c
+        return unicodedata.normalize("NFKC", c)
     return c
 
 

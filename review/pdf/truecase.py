@@ -51,27 +51,27 @@ def for_model(text: str) -> str:
     """`text` with each line in capitals or in lower case re-cased; the same length,
     other lines as written. A name may wrap from one such line onto the next."""
     out = list(text)
-    capitals: set[int] = set()  # and lines in lower case: where words are re-cased
+    recased: set[int] = set()  # positions on lines in capitals or in lower case
     opening: set[int] = set()  # lines in capitals under one that is not: a new field
     position, above, previous = 0, False, ""
     for line in text.split("\n"):
         if _in_lower_case(line, previous):
-            capitals.update(range(position, position + len(line)))
+            recased.update(range(position, position + len(line)))
             for pronoun in _PRONOUN.finditer(line):
                 out[position + pronoun.start()] = "I"
         elif _in_capitals(line):
-            capitals.update(range(position, position + len(line)))
+            recased.update(range(position, position + len(line)))
             for word in _WORD.finditer(line):
                 if word[0] != "I":  # the pronoun is written so
                     out[position + word.start() : position + word.end()] = _lower(word[0])
             if not above:
                 opening.add(position)
-        above = position in capitals
+        above = position in recased
         position += len(line) + 1
         previous = line
-    if not capitals:
+    if not recased:
         return text  # the same object: nothing to re-read
-    words = [m for m in _WORD.finditer(text) if m.start() in capitals]
+    words = [m for m in _WORD.finditer(text) if m.start() in recased]
     for i, m in enumerate(words):
         line_opens = text.rfind("\n", 0, m.start()) + 1
         first = line_opens in opening and not text[line_opens : m.start()].strip()
@@ -98,20 +98,21 @@ def _in_lower_case(line: str, previous: str) -> bool:
 
 
 def _lower(word: str) -> str:
-    # Character by character, so the length stays ("İ" lowers to two characters, "ß"
-    # uppers to two).
+    # Character by character, so the length stays ("İ" lowers to two characters).
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in word)
 
 
 def _name_case(word: str) -> str:
     """A name's word as written in a sentence: its first letter, and each after an
-    apostrophe or a hyphen, as they are ("O'Neill", "Smith-Jones")."""
+    apostrophe or a hyphen, in capitals, the others in lower case ("O'Neill",
+    "Smith-Jones")."""
     return "".join(
         _upper(c) if i == 0 or word[i - 1] in "'’-" else _lower(c) for i, c in enumerate(word)
     )
 
 
 def _upper(letter: str) -> str:
+    # So the length stays ("ß" uppers to two characters).
     return letter.upper() if len(letter.upper()) == 1 else letter
 
 
