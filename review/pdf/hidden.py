@@ -85,6 +85,7 @@ class HiddenGlyph:
     rect: Quad
     text: str
     seqno: int
+    origin: tuple[float, float] | None = None  # a glyph's, to remove it alone
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def analyse_page(
             if kind is None:
                 seen.append(char)
             else:
-                hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno))
+                hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno, char[2]))
                 hidden_chars.append(char)
         if seen:
             visible.append(_Span(box, tuple(seen)))

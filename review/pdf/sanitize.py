@@ -47,7 +47,8 @@ import pymupdf
 
 from review.pdf.content import operations, spell_out_quotes
 from review.pdf.geometry import Box, intersects, page_rect, quad
-from review.pdf.hidden import INVISIBLE, PageAnalysis, Quad, analyse_page
+from review.pdf.glyph_cut import Glyph, drop_glyphs
+from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 
 CATALOG_KEYS = (
@@ -153,30 +154,37 @@ def _resources_on_pages(doc: pymupdf.Document) -> None:
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     """Redact the hidden glyphs, text only, painting nothing, a run of them at a time:
     PyMuPDF rescans the page's annotations for each one added, so one per glyph made
-    a page of thousands take minutes. Invisible glyphs are left to
+    a page of thousands take minutes. A glyph no redaction can take without cutting a
+    glyph a reader sees is removed alone (`glyph_cut`). Invisible glyphs are left to
     `_drop_invisible_text`, which removes them all in one page-wide redaction."""
-    cuts = list(_hidden_runs(analysis))
-    if not cuts:
-        return
-    for rect in cuts:
+    cut = [g for g in analysis.hidden if g.text and g.kind != INVISIBLE]
+    runs = list(_hidden_runs(analysis, [g for g in cut if not _cuts_visible(analysis, g.rect)]))
+    for rect in runs:
         page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
-    page.apply_redactions(
-        images=pymupdf.PDF_REDACT_IMAGE_NONE,
-        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-    )
+    if runs:
+        page.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+            text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        )
+    drop_glyphs(page, list(_stranded(analysis, cut)))
 
 
-def _hidden_runs(analysis: PageAnalysis) -> Iterator[Quad]:
-    """One box per run of hidden glyphs of one kind on one line. No box may cut a glyph
-    a reader sees: a run ends before a box that would, and a hidden glyph that cannot
-    be cut alone is left (the gate then refuses the output rather than lose visible
-    text)."""
+def _stranded(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Glyph]:
+    """The hidden glyphs a redaction would take only with a glyph a reader sees. None
+    lies at a seen glyph's origin with its character: the analysis counts such a glyph
+    as seen (`hidden._not_drawn_again`), so removing these by origin spares the seen."""
+    for glyph in hidden:
+        if glyph.origin is not None and _cuts_visible(analysis, glyph.rect):
+            yield glyph.text, glyph.origin
+
+
+def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
+    """One box per run of `hidden` glyphs of one kind on one line. No box may cut a
+    glyph a reader sees: a run ends before a box that would."""
     run: Quad | None = None
     kind = ""
-    for glyph in analysis.hidden:
-        if not glyph.text or glyph.kind == INVISIBLE or _cuts_visible(analysis, glyph.rect):
-            continue
+    for glyph in hidden:
         if run is not None and glyph.kind == kind and _same_line(run, glyph.rect):
             merged = _union(run, glyph.rect)
             if not _cuts_visible(analysis, merged):
