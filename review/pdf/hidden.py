@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import Quad, area_of, intersects, quad, rounded, within
+from review.pdf.geometry import Quad, area_of, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
@@ -215,7 +215,12 @@ def analyse_page(
             visible.append(_Span(box, tuple(seen)))
     if hidden and visible:
         hidden = _not_drawn_again(hidden, hidden_chars, visible)
-    images = [(seqno, quad(bbox)) for seqno, (kind, bbox) in enumerate(log) if kind == "fill-image"]
+    # An image in a pattern cell is seen wherever the pattern's fill is.
+    images = [
+        (seqno, paint.tiled.get(seqno) or quad(bbox))
+        for seqno, (kind, bbox) in enumerate(log)
+        if kind == "fill-image"
+    ]
     hidden_images = []
     for seqno, rect in images:
         if not intersects(rect, area):
@@ -223,9 +228,8 @@ def analyse_page(
         elif painters is not None and painters.covered(rect, seqno, whole=True):
             hidden_images.append(HiddenGlyph(COVERED, rect, "", seqno))
     if hidden_images:
-        objects = _image_objects(page)
-        shown = _images_seen_whole(objects, images, area, painters)
-        hidden.extend(g for g in hidden_images if _image_at(objects, g.rect) not in shown)
+        shown = _images_seen_whole(paint.images, images, area, painters)
+        hidden.extend(g for g in hidden_images if paint.images[g.seqno] not in shown)
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page))
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
@@ -258,37 +262,21 @@ def _not_drawn_again(
 
 
 def _images_seen_whole(
-    objects: dict[Quad, set[int]],
+    identities: dict[int, int],
     images: list[tuple[int, Quad]],
     area: Quad,
     painters: Painters | None,
 ) -> set[int]:
-    """The image objects the page also draws where they are seen whole: inside the crop
-    box, nothing painted over them later. Another placement of such an image hides
-    nothing a reader did not see (a chart's hatching tiles, some under its bars, pdf.js's
-    tracemonkey.pdf; a logo drawn twice)."""
+    """The images (`PaintLog.images`) the page also draws where they are seen whole:
+    inside the crop box, nothing painted over them later. Another placement of such an
+    image hides nothing a reader did not see (a chart's hatching tiles, some under its
+    bars, pdf.js's tracemonkey.pdf; a logo drawn twice; a table's border drawn in each
+    cell of a pattern, the last cells past the page edge, pymupdf's bug1945.pdf)."""
     return {
-        xref
+        identities[seqno]
         for seqno, rect in images
-        if within(rect, area)
-        and (painters is None or not painters.painted_over(rect, seqno))
-        and (xref := _image_at(objects, rect))
+        if within(rect, area) and (painters is None or not painters.painted_over(rect, seqno))
     }
-
-
-def _image_objects(page: pymupdf.Page) -> dict[Quad, set[int]]:
-    """The objects of the images the page draws, by their rounded boxes."""
-    objects: dict[Quad, set[int]] = {}
-    for info in page.get_image_info(xrefs=True):
-        objects.setdefault(rounded(quad(info["bbox"])), set()).add(info["xref"])
-    return objects
-
-
-def _image_at(objects: dict[Quad, set[int]], rect: Quad) -> int:
-    """The object of the image drawn at `rect`; 0 for an inline image, or when images
-    of different objects are drawn there (which one is not known)."""
-    xrefs = objects.get(rounded(rect), set())
-    return next(iter(xrefs)) if len(xrefs) == 1 else 0
 
 
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:

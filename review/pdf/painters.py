@@ -55,7 +55,7 @@ class Painters:
             else set()
         )
         for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
-            if seqno in paint.mask_content:
+            if seqno in paint.mask_content or seqno in paint.pattern_pieces:
                 continue
             translucent = seqno in paint.see_through
             if kind == "fill-path":

@@ -27,6 +27,8 @@ from review.pdf.geometry import (
 
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
 OPAQUE = 0.99
+# Points by which a drawing may fall short of its pattern cell and still fill it.
+_CELL_SLACK = 0.5
 WHITE = (1.0, 1.0, 1.0)
 
 
@@ -83,6 +85,20 @@ class PaintLog(mupdf.FzDevice2):
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
+        # Pattern cells being drawn, outermost first: (the cell, what the pattern's fill
+        # reaches on the page). MuPDF draws a cell's content once, where the pattern's
+        # grid starts (off the page, often), and repeats it over the fill.
+        self._tiles: list[tuple[Quad, Quad]] = []
+        # By seqno, each operation drawn inside a cell: what its pattern's fill reaches.
+        self.tiled: dict[int, Quad] = {}
+        # Seqnos of those that do not fill their whole cell: pieces repeated over the
+        # fill (a table's border, hatching), which cover no one place of it whole.
+        self.pattern_pieces: set[int] = set()
+        # By seqno, the image each image operation draws, as one number: the same for
+        # every placement of one image object (MuPDF loads it once), another for each
+        # inline image. Each is kept while the log lives, so no number is reused.
+        self.images: dict[int, int] = {}
+        self._kept_images: list[mupdf.FzImage] = []
         for name in (
             "fill_path",
             "stroke_path",
@@ -101,6 +117,7 @@ class PaintLog(mupdf.FzDevice2):
             "begin_mask",
             "end_mask",
             "begin_tile",
+            "end_tile",
         ):
             getattr(self, "use_virtual_" + name)()
 
@@ -144,6 +161,13 @@ class PaintLog(mupdf.FzDevice2):
         elif alpha < OPAQUE:
             self.see_through[len(self.log)] = alpha
         reach = clamp_to(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
+        if self._tiles:
+            cell, fill = self._tiles[0]
+            self.tiled[len(self.log)] = fill
+            if len(self._tiles) == 1 and within(cell, _grown(box, _CELL_SLACK)):
+                reach = fill
+            else:
+                self.pattern_pieces.add(len(self.log))
         self.log.append((kind, box))
         self.reach.append(reach)
         return reach
@@ -235,6 +259,9 @@ class PaintLog(mupdf.FzDevice2):
             self._covers.append((reach, None, True))
 
     def fill_image(self, ctx, image, ctm, alpha, params) -> None:  # noqa: ANN001
+        kept = mupdf.FzImage(mupdf.ll_fz_keep_image(image))
+        self._kept_images.append(kept)
+        self.images[len(self.log)] = kept.m_internal_value()
         box = _quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm))
         reach = self._logged("fill-image", box, alpha)
         if self.plain:
@@ -285,7 +312,17 @@ class PaintLog(mupdf.FzDevice2):
 
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space
-        return 0
+        # Both are given in pattern space.
+        cell = _quad4(mupdf.ll_fz_transform_rect(view, ctm))
+        fill = _quad4(mupdf.ll_fz_transform_rect(area, ctm))
+        if self._bounds_of_clips:
+            fill = clamp_to(fill, self._bounds_of_clips[-1])
+        self._tiles.append((cell, fill))
+        return 0  # not cached: MuPDF draws the cell's content now
+
+    def end_tile(self, ctx) -> None:  # noqa: ANN001
+        if self._tiles:
+            self._tiles.pop()
 
 
 # Logged operations that put ink on the page.
@@ -349,6 +386,10 @@ def _glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
                 return True
         span = span.next
     return False
+
+
+def _grown(box: Quad, by: float) -> Quad:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def _quad4(rect) -> Quad:  # noqa: ANN001

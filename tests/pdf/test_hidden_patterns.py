@@ -1,0 +1,116 @@
+"""Images drawn inside a tiling pattern are judged where the pattern paints them. MuPDF
+draws a pattern's cell content once at the start of the pattern's grid, which may lie
+off the page, and repeats it over the fill; or, for a fill smaller than one repeat, it
+draws each cell the fill meets, some past the page edge. Either way such an image was
+taken for one placed outside the crop box: sanitize could not remove it (it is part of
+the pattern) and the gate refused the release (table borders drawn with image patterns,
+pymupdf's bug1945.pdf). Images a pattern draws only outside the crop box stay hidden."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.hidden import COVERED, OUTSIDE_CROP_BOX, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
+
+
+def _grey_image(doc: pymupdf.Document, *, translucent: bool) -> int:
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), translucent)
+    pixmap.set_rect(pixmap.irect, (120, 120, 120, 60) if translucent else (120, 120, 120))
+    scratch = doc.new_page()
+    xref = scratch.insert_image(pymupdf.Rect(0, 0, 8, 8), stream=pixmap.tobytes("png"))
+    doc.delete_page(scratch.number)
+    return xref
+
+
+def patterned_fill(
+    *,
+    grid_x: float,
+    step: float,
+    image: tuple[float, float],
+    fill: tuple[float, float],
+    image_height: float = 1,
+    translucent: bool = False,
+    under: str = "",
+) -> bytes:
+    """A 400 x 300 page with a band at y 100 to 110 (PDF space), x `fill`, filled with a
+    tiling pattern `step` wide whose grid starts at x `grid_x`; each cell draws a grey
+    image over cell x `image`, `image_height` high from its foot (a border line, or the
+    whole cell; `translucent`, with a soft mask). `under` is written where the band is
+    painted, before it."""
+    doc = pymupdf.open()
+    xref = _grey_image(doc, translucent=translucent)
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((50, 50), "Quarterly figures", fontsize=11)
+    if under:
+        page.insert_text((fill[0] + 2, 300 - 102), under, fontsize=8)
+    pattern = doc.get_new_xref()
+    doc.update_object(
+        pattern,
+        f"<</Type/Pattern/PatternType 1/PaintType 1/TilingType 1/BBox[0 0 {step} 10]"
+        f"/XStep {step}/YStep 10/Matrix[1 0 0 1 {grid_x} 100]"
+        f"/Resources<</XObject<</Im1 {xref} 0 R>>>>>>",
+    )
+    x0, x1 = image
+    doc.update_stream(pattern, b"q %g 0 0 %g %g 0 cm /Im1 Do Q" % (x1 - x0, image_height, x0))
+    set_resource(page, "Pattern", f"<</P1 {pattern} 0 R>>")
+    left, right = fill
+    append_content(page, b"q /Pattern cs /P1 scn %g 100 %g 10 re f Q" % (left, right - left))
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize(
+    "pdf",
+    [
+        # Smaller than one repeat: cells at x 100 and 300, the second's image past x 400.
+        pytest.param(
+            lambda: patterned_fill(grid_x=300, step=200, image=(150, 200), fill=(280, 320)),
+            id="cells-past-the-edge",
+        ),
+        # Many repeats, the grid starting at x -500: its cell is drawn there once.
+        pytest.param(
+            lambda: patterned_fill(grid_x=-500, step=20, image=(0, 20), fill=(300, 380)),
+            id="grid-off-the-page",
+        ),
+    ],
+)
+def test_an_image_a_pattern_paints_on_the_page_is_not_hidden(pdf) -> None:  # noqa: ANN001
+    pdf = pdf()
+    assert find_hidden(pdf) == []
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert verify(pdf, output, []).ok
+
+
+def test_an_image_a_pattern_paints_only_beside_the_page_is_hidden() -> None:
+    pdf = patterned_fill(grid_x=-500, step=20, image=(0, 20), fill=(420, 500))
+
+    assert {f.kind for f in find_hidden(pdf)} == {OUTSIDE_CROP_BOX}
+
+
+@pytest.mark.parametrize("translucent", [False, True])
+def test_text_under_a_pattern_whose_cells_fill_it_whole_is_covered_unless_they_show_through(
+    translucent: bool,
+) -> None:
+    pdf = patterned_fill(
+        grid_x=-500,
+        step=20,
+        image=(0, 20),
+        image_height=10,
+        translucent=translucent,
+        fill=(300, 380),
+        under="4471",
+    )
+
+    hidden = find_hidden(pdf)
+
+    if translucent:
+        assert hidden == []
+    else:
+        assert {f.kind for f in hidden} == {COVERED}
+        assert "".join(f.text for f in hidden) == "4471"
