@@ -41,6 +41,7 @@ owner's own /Resources only (not inherited from /Pages).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pymupdf
@@ -92,13 +93,13 @@ def sanitize(pdf: bytes) -> bytes:
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
-        hidden_image_boxes: dict[int, set[tuple[int, int, int, int]]] = {}
+        hidden_image_boxes: dict[int, Counter[tuple[int, int, int, int]]] = {}
         for page in doc:
             analysis = analyse_page(page)
             _cut_hidden_glyphs(page, analysis)
             left = _remove_hidden_images(page, [g.rect for g in analysis.hidden if not g.text])
             if left:
-                hidden_image_boxes[page.number] = {_rounded(rect) for rect in left}
+                hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
             _delete_keys(doc, page.xref, PAGE_KEYS)
@@ -224,21 +225,22 @@ def _union(a: Quad, b: Quad) -> Quad:
 
 
 def _remove_hidden_images(page: pymupdf.Page, hidden: list[Quad]) -> list[Quad]:
-    """Remove each hidden image placement that no other image on the page comes near,
-    with a redaction that removes the images it meets and nothing else; the ones left.
-    The same image object may be drawn where it is seen too (a logo on every page, once
-    above the crop box), so only the placement can go."""
+    """Remove each hidden image placement that no image a reader sees comes near, with
+    a redaction that removes the images it meets and nothing else; the ones left. The
+    same image object may be drawn where it is seen too (a logo on every page, once
+    above the crop box), so only the placement can go. Hidden images next to each other
+    go together (a spread's other page, beside the crop box, pymupdf's test_2904.pdf)."""
     if not hidden:
         return []
-    placed = [quad(info["bbox"]) for info in page.get_image_info()]
+    placed = Counter(_rounded(quad(info["bbox"])) for info in page.get_image_info())
+    hidden_at = Counter(_rounded(rect) for rect in hidden)
+    # Where the page draws more images than hidden ones, one is seen (a picture drawn
+    # twice, the seen copy over the hidden one, would go with it).
+    seen = [box for box, count in placed.items() if count > hidden_at[box]]
     left = []
     for rect in hidden:
         middle = _middle(rect)
-        # Every placement but this one: another image drawn at the same place (a picture
-        # drawn twice, the seen copy over the hidden one) would go with it.
-        own = next((i for i, box in enumerate(placed) if _rounded(box) == _rounded(rect)), None)
-        others = [box for i, box in enumerate(placed) if i != own]
-        if own is None or any(intersects(middle, box) for box in others):
+        if _rounded(rect) not in placed or any(intersects(middle, box) for box in seen):
             left.append(rect)
         else:
             page.add_redact_annot(pymupdf.Rect(middle), cross_out=False)
@@ -258,22 +260,27 @@ def _middle(rect: Quad) -> Quad:
 
 
 def _hidden_only_images(
-    doc: pymupdf.Document, hidden_boxes: dict[int, set[tuple[int, int, int, int]]]
+    doc: pymupdf.Document, hidden_boxes: dict[int, Counter[tuple[int, int, int, int]]]
 ) -> set[int]:
     """The image objects drawn only where nobody sees them (wholly outside the crop box
     or covered). One also drawn where it is seen stays: emptying it would show less; so
-    do images of several objects drawn at one hidden place, as which one is hidden is
-    not known there."""
+    do the images drawn at a place where some image is seen, as which one is hidden is
+    not known there. When a page's images cannot all be loaded (a broken JPEG 2000
+    stream, pymupdf's test_2904.pdf), where each object is drawn is not known: none is
+    emptied, and the gate judges what is left."""
     hidden: set[int] = set()
     seen: set[int] = set()
     for page in doc:
-        boxes = hidden_boxes.get(page.number, set())
-        at: dict[tuple[int, int, int, int], set[int]] = {}
-        for info in page.get_image_info(xrefs=True):
-            if info["xref"]:
-                at.setdefault(_rounded(info["bbox"]), set()).add(info["xref"])
+        boxes = hidden_boxes.get(page.number, Counter())
+        at: dict[tuple[int, int, int, int], list[int]] = {}
+        try:
+            placements = page.get_image_info(xrefs=True)  # loads each image for its xref
+        except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a bad image
+            return set()
+        for info in placements:
+            at.setdefault(_rounded(info["bbox"]), []).append(info["xref"])
         for box, xrefs in at.items():
-            (hidden if box in boxes and len(xrefs) == 1 else seen).update(xrefs)
+            (hidden if boxes[box] >= len(xrefs) else seen).update(x for x in xrefs if x)
     return hidden - seen
 
 

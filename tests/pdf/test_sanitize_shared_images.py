@@ -20,9 +20,9 @@ def _logo() -> bytes:
     return pixmap.tobytes("png")
 
 
-def shared_logo_document(*, beside: bool = False) -> bytes:
+def shared_logo_document(*, beside: pymupdf.Rect | None = None) -> bytes:
     """Page 1 shows the logo; page 0 draws the same image object above its crop box
-    (and, `beside` it there, a second image that overlaps it)."""
+    (and, at `beside`, a second image that overlaps it)."""
     doc = pymupdf.open()
     for _ in range(2):
         doc.new_page(width=400, height=400)
@@ -30,8 +30,8 @@ def shared_logo_document(*, beside: bool = False) -> bytes:
     xref = shown_on.insert_image(pymupdf.Rect(50, 50, 250, 150), stream=_logo())
     shown_on.insert_text((50, 200), "Voucher for one month of climbing", fontsize=11)
     hidden_on.insert_image(pymupdf.Rect(50, 20, 250, 120), xref=xref)
-    if beside:
-        hidden_on.insert_image(pymupdf.Rect(100, 40, 300, 140), stream=_logo())
+    if beside is not None:
+        hidden_on.insert_image(beside, stream=_logo())
     hidden_on.insert_text((50, 200), "Terms and conditions apply", fontsize=11)
     hidden_on.set_cropbox(pymupdf.Rect(0, 150, 400, 400))
     return doc.tobytes()
@@ -56,8 +56,21 @@ def test_a_hidden_placement_of_an_image_seen_elsewhere_is_removed_and_the_seen_o
     assert verify(pdf, output, []).ok
 
 
-def test_a_hidden_placement_another_image_overlaps_is_left_for_the_gate() -> None:
-    pdf = shared_logo_document(beside=True)
+def test_hidden_placements_that_overlap_each_other_are_removed_together() -> None:
+    pdf = shared_logo_document(beside=pymupdf.Rect(100, 40, 300, 140))  # above the crop box
+    assert [f.kind for f in find_hidden(pdf)] == [OUTSIDE_CROP_BOX, OUTSIDE_CROP_BOX]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert find_hidden(output) == []
+    assert _placements(output)[0] == []
+    assert len(_placements(output)[1]) == 1
+    assert verify(pdf, output, []).ok
+
+
+def test_a_hidden_placement_a_seen_image_overlaps_is_left_for_the_gate() -> None:
+    # Across the crop box's top edge: partly seen.
+    pdf = shared_logo_document(beside=pymupdf.Rect(100, 80, 300, 200))
 
     output = sanitize(burn_in(pdf, []))
 
