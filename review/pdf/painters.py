@@ -189,12 +189,16 @@ def _is_rectangle(drawing: dict) -> bool:
     items = drawing.get("items", ())
     if all(item[0] in ("re", "qu") for item in items):
         return True
-    # Four straight sides that close on the drawing's own box: a rectangle too.
+    # Four straight sides that close on the drawing's own box: a rectangle too. Each
+    # side must run along the box: a thin slanted bar has its points near the box's
+    # corners as well (a white underline under slanted white headings, pymupdf's
+    # test_2645_2.pdf, is no white box under them).
     rect = drawing["rect"]
     points = [point for item in items if item[0] == "l" for point in item[1:3]]
     return (
         len(items) in (3, 4)
         and all(item[0] == "l" for item in items)
+        and all(abs(a.x - b.x) < 0.5 or abs(a.y - b.y) < 0.5 for _, a, b in items)
         and all(
             (abs(p.x - rect.x0) < 0.5 or abs(p.x - rect.x1) < 0.5)
             and (abs(p.y - rect.y0) < 0.5 or abs(p.y - rect.y1) < 0.5)

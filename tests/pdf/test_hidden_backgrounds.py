@@ -54,3 +54,24 @@ def test_white_text_on_a_white_box_is_still_white_on_white(box: bytes, opacity: 
     pdf = title_on_a_box(WHITE, box, opacity=opacity)
 
     assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "Layer")]
+
+
+# A slanted blue band with a thin white slanted bar (an underline) painted on it just
+# before the title; the bar's box covers the title and its corners lie on that box.
+SLANTED_BAND_AND_BAR = (
+    b"100 560 m 520 600 l 520 720 l 100 680 l h f"
+    b" 1 1 1 rg 115 612 m 230 652 l 230.3 652.3 l 115.3 612.3 l h f"
+)
+
+
+def test_white_text_over_a_thin_slanted_white_bar_is_seen() -> None:
+    """The bar is no white box behind the title: its four corners lie within half a
+    point of its box's edges, but its sides run across that box (pymupdf's
+    test_2645_2.pdf: slanted white headings on teal bands, each underlined in white,
+    were cut as white on white and the gate refused the release)."""
+    pdf = title_on_a_box(BLUE, SLANTED_BAND_AND_BAR)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "Layer" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
