@@ -223,10 +223,16 @@ def _unsigned_signature_fields(page: pymupdf.Page) -> list[Quad]:
     """Where the page's unsigned signature fields lie. MuPDF shows each with a "SIGN"
     tag of its own (no file holds it, the field's stored appearance is often empty),
     which baking the fields into the page, as burn-in does, leaves out: the reviewer's
-    preview has no tag either (a CMS claim form in PyMuPDF's test files)."""
+    preview has no tag either (a CMS claim form in PyMuPDF's test files). A field tree
+    MuPDF cannot read (a cycle of /Parent links, pdf.js's issue12963.pdf) gives none:
+    a tag then counts as a lost word, and the gate refuses rather than guess."""
+    try:
+        widgets = list(page.widgets())
+    except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a broken tree
+        return []
     return [
         (widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1)
-        for widget in page.widgets()
+        for widget in widgets
         if widget.field_type == pymupdf.PDF_WIDGET_TYPE_SIGNATURE and not widget.is_signed
     ]
 

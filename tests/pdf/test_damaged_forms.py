@@ -78,3 +78,17 @@ def test_a_form_drawn_from_its_values_with_a_field_of_no_size_or_name_burns_in(
 
     assert "Jane Roe" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
     assert verify(pdf, output, []).ok
+
+
+def test_a_form_with_cyclic_parents_is_judged_by_the_release_gate() -> None:
+    """The gate read the original page's widgets to spare MuPDF's "SIGN" tag of unsigned
+    signature fields, and crashed on the cycle the same way (pdf.js's issue12963.pdf,
+    which now releases)."""
+    doc = pymupdf.open(stream=corpus.annotated(0).pdf, filetype="pdf")
+    # White on white: sanitize removes it, so the gate looks into the missing words.
+    doc[0].insert_text((72, 700), "Internal note", fontsize=11, color=(1, 1, 1))
+    pdf = with_cyclic_field_parents(doc.tobytes())
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert verify(pdf, output, []).ok
