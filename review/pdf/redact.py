@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.content import spell_out_quotes
 from review.pdf.fills import split_fills
@@ -60,7 +61,29 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
     if doc.needs_pass:
         doc.close()
         raise ValueError("encrypted PDF")
+    if any(doc.page_xref(number) == 0 for number in range(doc.page_count)):
+        _pages_made_objects(doc)
+        doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
     return doc
+
+
+def _pages_made_objects(doc: pymupdf.Document) -> None:
+    """Give each page written inside its parent's /Kids (no object of its own, qpdf's
+    direct-pages.pdf) an object, as burn-in and sanitize edit pages by object number."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    nodes = [mupdf.pdf_dict_get(mupdf.pdf_trailer(pdf), mupdf.PDF_ENUM_NAME_Root)]
+    nodes = [mupdf.pdf_dict_get(nodes[0], mupdf.PDF_ENUM_NAME_Pages)]
+    seen: set[int] = set()
+    while nodes:
+        kids = mupdf.pdf_dict_get(nodes.pop(), mupdf.PDF_ENUM_NAME_Kids)
+        for i in range(mupdf.pdf_array_len(kids)):
+            kid = mupdf.pdf_array_get(kids, i)
+            if not mupdf.pdf_is_indirect(kid):
+                kid = mupdf.pdf_add_object(pdf, kid)
+                mupdf.pdf_array_put(kids, i, kid)
+            if mupdf.pdf_to_num(kid) not in seen:  # a page tree may run in a cycle
+                seen.add(mupdf.pdf_to_num(kid))
+                nodes.append(kid)
 
 
 def check_page(page: int, page_count: int) -> None:
@@ -86,10 +109,16 @@ def _burn_in_prepare(
         for page in doc:
             for widget in page.widgets():
                 # A field of no size shows nothing; one with no name (a button missing
-                # its /T, qpdf's button-set-broken.pdf) cannot be drawn again, and its
-                # stored appearance is what viewers show.
-                if not widget.rect.is_empty and widget.field_name:
+                # its /T, qpdf's button-set-broken.pdf) or in a field tree PyMuPDF cannot
+                # read (radio buttons written inside their parent's /Kids, qpdf's
+                # form-errors.pdf) cannot be drawn again: its stored appearance is
+                # what viewers show, and the gate compares what the output shows.
+                if widget.rect.is_empty or not widget.field_name:
+                    continue
+                try:
                     widget.update()
+                except ValueError:
+                    continue
     doc.bake(annots=True, widgets=True)
     spell_out_quotes(doc)  # before any redaction or cleaning save
     return per_page

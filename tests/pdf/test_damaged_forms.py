@@ -7,7 +7,7 @@
 - A form that asks viewers to draw its fields, with a field of no size (an XFA form's
   signature field, pdf.js's xfa_filled_imm1344e.pdf) or a button with no name (qpdf's
   button-set-broken.pdf): drawing it failed ("bad rect", "field name missing") and
-  burn-in crashed.
+  burn-in crashed; so did a radio button PyMuPDF cannot draw (qpdf's form-errors.pdf).
 """
 
 from __future__ import annotations
@@ -47,7 +47,9 @@ def test_a_widget_of_a_form_with_cyclic_parents_is_read_on_its_rectangle(rotatio
 
 def form_drawn_from_its_values(broken: str) -> bytes:
     """A form asking viewers to draw its fields, one of which is `broken`: "size" (a
-    field of no size) or "name" (a field without its /T)."""
+    field of no size), "name" (a field without its /T) or "kids" (a radio button whose
+    parent's /Kids holds a dictionary, not a reference: PyMuPDF cannot draw it, qpdf's
+    form-errors.pdf)."""
     doc = pymupdf.open()
     page = doc.new_page()
     for name, value in (("applicant", "Jane Roe"), ("signature", "")):
@@ -60,15 +62,24 @@ def form_drawn_from_its_values(broken: str) -> bytes:
     signature = page.annot_xrefs()[-1][0]
     if broken == "size":
         doc.xref_set_key(signature, "Rect", "[0 792 0 792]")
-    else:
+    elif broken == "name":
         doc.xref_set_key(signature, "T", "null")
+    else:  # a radio button whose parent writes a sibling inside its /Kids
+        parent = doc.get_new_xref()
+        doc.update_object(
+            parent,
+            f"<</FT/Btn/Ff 49152/T(choice)/Kids[{signature} 0 R <</Subtype/Widget/Rect[0 0 0 0]>>]>>",
+        )
+        doc.xref_set_key(signature, "Parent", f"{parent} 0 R")
+        doc.xref_set_key(signature, "FT", "/Btn")
+        doc.xref_set_key(signature, "Ff", "49152")
     catalog = doc.pdf_catalog()
     doc.xref_set_key(catalog, "AcroForm/NeedAppearances", "true")
     return doc.tobytes()
 
 
-@pytest.mark.parametrize("broken", ["size", "name"])
-def test_a_form_drawn_from_its_values_with_a_field_of_no_size_or_name_burns_in(
+@pytest.mark.parametrize("broken", ["size", "name", "kids"])
+def test_a_form_drawn_from_its_values_with_a_field_it_cannot_draw_burns_in(
     broken: str,
 ) -> None:
     pdf = form_drawn_from_its_values(broken)

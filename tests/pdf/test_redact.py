@@ -260,3 +260,29 @@ def test_render_page_png_applies_rotation() -> None:
     pixmap = pymupdf.Pixmap(png)
     assert png.startswith(b"\x89PNG")
     assert pixmap.width > pixmap.height  # a portrait page turned 90 degrees
+
+
+def test_pages_written_inside_the_page_tree_are_burned_and_released() -> None:
+    """Page dictionaries written inside their parent's /Kids, with no object of their
+    own (qpdf's direct-pages.pdf): sanitize edits pages by object number and crashed."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((50, 100), "Claimant Jane Roe", fontsize=11)
+    pages = int(doc.xref_get_key(doc.pdf_catalog(), "Pages")[1].split()[0])
+    doc.xref_set_key(pages, "Kids", "[" + doc.xref_object(page.xref, compressed=True) + "]")
+    pdf = doc.tobytes()
+    written = pymupdf.open(stream=pdf, filetype="pdf")
+    assert written.page_xref(0) == 0
+    mark = RedactionMark(
+        page=0,
+        box=normalize(written[0], written[0].search_for("Jane Roe")[0]),
+        legal_reason="(b)(6)",
+    )
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == [
+        "Claimant",
+        "(b)(6)",
+    ]
+    assert verify(pdf, output, [mark]).ok
