@@ -101,6 +101,7 @@ def _burn_in_prepare(
     for mark in marks:
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
+    _unshare_annotations(doc)
     _drop_foreign_redactions(doc)
     if doc.need_appearances():
         # The form asks viewers to draw its fields from their values (/NeedAppearances):
@@ -207,6 +208,18 @@ def _drawings(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect]]:
         key = (d.get("type"), len(d["items"]), *(round(v, 1) for v in d["rect"]))
         drawings.append((key, d["rect"] + (-half, -half, half, half)))
     return drawings
+
+
+def _unshare_annotations(doc: pymupdf.Document) -> None:
+    """Give each page its own /Annots array: pages listing their annotations in one
+    shared array object (qpdf's form-fields-and-annotations-shared.pdf) had them baked
+    into one page only, and the others lost the form fields the reviewer saw there."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    for number in range(doc.page_count):
+        page = mupdf.pdf_lookup_page_obj(pdf, number)
+        annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
+        if mupdf.pdf_is_indirect(annots):
+            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, mupdf.pdf_copy_array(annots))
 
 
 def _drop_foreign_redactions(doc: pymupdf.Document) -> None:

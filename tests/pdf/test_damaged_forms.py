@@ -103,3 +103,32 @@ def test_a_form_with_cyclic_parents_is_judged_by_the_release_gate() -> None:
     output = sanitize(burn_in(pdf, []))
 
     assert verify(pdf, output, []).ok
+
+
+def form_field_on_two_pages() -> bytes:
+    """One text field's widget listed on two pages through one shared /Annots array
+    object (qpdf's form-fields-and-annotations-shared.pdf)."""
+    doc = pymupdf.open()
+    for _ in range(2):
+        doc.new_page(width=300, height=200).insert_text((50, 150), "Claim form", fontsize=11)
+    widget = pymupdf.Widget()
+    widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    widget.field_name = "claimant"
+    widget.field_value = "Jane Roe"
+    widget.rect = pymupdf.Rect(50, 50, 250, 70)
+    doc[0].add_widget(widget)
+    listed = doc.get_new_xref()
+    doc.update_object(listed, f"[{doc[0].annot_xrefs()[0][0]} 0 R]")
+    for page in doc:
+        doc.xref_set_key(page.xref, "Annots", f"{listed} 0 R")
+    return doc.tobytes()
+
+
+def test_a_field_two_pages_list_in_one_shared_array_is_burned_into_both() -> None:
+    pdf = form_field_on_two_pages()
+
+    output = sanitize(burn_in(pdf, []))
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    assert [page.get_text().split() for page in released] == [["Claim", "form", "Jane", "Roe"]] * 2
+    assert verify(pdf, output, []).ok
