@@ -32,6 +32,7 @@ what was painted (`get_texttrace`, whose `seqno` indexes the paint log, and
 
 from __future__ import annotations
 
+import math
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -178,7 +179,7 @@ def analyse_page(
         span_kind = None if drawn else _span_kind(span, box, painters)
         if span_kind == OCR_LAYER:
             # Neither seen nor hidden: the image shows it.
-            ocr_layer.append(_where_extracted(span, box) if span.get("wmode") else box)
+            ocr_layer.append(_where_extracted(span, _with_last_advance(span, box)))
             continue
         colour = None if drawn else to_rgb(span["color"])
         if (
@@ -235,12 +236,31 @@ def analyse_page(
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
 
 
+def _with_last_advance(span: dict, box: Quad) -> Quad:
+    """An OCR layer's span whose glyphs the trace gives no width, reaching one glyph's
+    advance past its last origin, where extraction ends its last word. Tesseract's
+    GlyphLessFont sets every glyph half an em wide and the trace measures none: a word
+    of one letter had no width at all, and the gate counted each as lost (pymupdf's
+    test_4670.pdf, an OCR'd scan)."""
+    chars = span["chars"]
+    x0, y0, x1, y1 = chars[-1][3]
+    if x0 != x1 and y0 != y1:
+        return box
+    (fx, fy), (lx, ly) = chars[0][2], chars[-1][2]
+    step = math.hypot(lx - fx, ly - fy) / (len(chars) - 1) if len(chars) > 1 else span["size"] / 2
+    cos, sin = span["dir"]
+    x, y = lx + cos * step, ly + sin * step
+    return (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
+
+
 def _where_extracted(span: dict, box: Quad) -> Quad:
     """An OCR layer's span of vertical writing, reaching also where extraction puts its
     words: one em further down the line of writing than the glyphs are drawn (MuPDF
     1.28; the trace has them where their ink is). The gate matches the words it lost
     to the layer by their extracted boxes (pdfplumber's pr-136-example.pdf, a seal's
     character read by OCR)."""
+    if not span.get("wmode"):
+        return box
     cos, sin = span["dir"]
     dx, dy = -sin * span["size"], cos * span["size"]  # down the line of writing
     x0, y0, x1, y1 = box
