@@ -363,6 +363,18 @@ def _hidden_annotations(page: pymupdf.Page) -> Iterator[HiddenContent]:
         no_appearance = page.parent.xref_get_key(annot.xref, "AP")[0] == "null"
         if annot.flags & HIDDEN_ANNOT_FLAGS or (no_appearance and text.strip()):
             yield HiddenContent(page.number, HIDDEN_ANNOTATION, quad(annot.rect), text)
+    # A form field no viewer shows on screen (pdf.js's annotation_hidden_noview.pdf).
+    # PyMuPDF lists a page's fields apart, and not at all when their tree runs in a
+    # cycle; detection then reads the values off the fields' own dictionaries.
+    try:
+        widgets = list(page.widgets())
+    except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a broken tree
+        widgets = []
+    for widget in widgets:
+        kind, flags = page.parent.xref_get_key(widget.xref, "F")
+        if kind == "int" and int(flags) & HIDDEN_ANNOT_FLAGS:
+            text = str(widget.field_value or "")
+            yield HiddenContent(page.number, HIDDEN_ANNOTATION, quad(widget.rect), text)
 
 
 def _merged(page: int, glyphs: Iterable[HiddenGlyph]) -> Iterator[HiddenContent]:

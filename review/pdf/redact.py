@@ -29,6 +29,7 @@ from pymupdf import mupdf
 from review.pdf.content import spell_out_quotes
 from review.pdf.fills import split_fills
 from review.pdf.geometry import Box, Quad, display_rect, intersects, normalize, page_rect
+from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.render import REVIEW_DPI, page_png
 
 BLACK = (0.0, 0.0, 0.0)
@@ -101,7 +102,7 @@ def _burn_in_prepare(
     for mark in marks:
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
-    _unshare_annotations(doc)
+    _own_annotation_lists(doc)
     _drop_foreign_redactions(doc)
     if doc.need_appearances():
         # The form asks viewers to draw its fields from their values (/NeedAppearances):
@@ -210,16 +211,24 @@ def _drawings(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect]]:
     return drawings
 
 
-def _unshare_annotations(doc: pymupdf.Document) -> None:
-    """Give each page its own /Annots array: pages listing their annotations in one
-    shared array object (qpdf's form-fields-and-annotations-shared.pdf) had them baked
-    into one page only, and the others lost the form fields the reviewer saw there."""
+def _own_annotation_lists(doc: pymupdf.Document) -> None:
+    """Give each page its own /Annots array, without the annotations no viewer shows on
+    screen (flagged Hidden or NoView). Pages listing their annotations in one shared
+    array object had them baked into one page only, and the others lost the form
+    fields the reviewer saw there (qpdf's form-fields-and-annotations-shared.pdf); and
+    baking draws a NoView field into the page, so the release showed a value the
+    reviewer never saw (pdf.js's annotation_hidden_noview.pdf)."""
     pdf = mupdf.pdf_specifics(doc.this)
     for number in range(doc.page_count):
         page = mupdf.pdf_lookup_page_obj(pdf, number)
         annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
         if mupdf.pdf_is_indirect(annots):
-            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, mupdf.pdf_copy_array(annots))
+            annots = mupdf.pdf_copy_array(annots)
+            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, annots)
+        for i in reversed(range(mupdf.pdf_array_len(annots))):
+            flags = mupdf.pdf_dict_get_int(mupdf.pdf_array_get(annots, i), mupdf.PDF_ENUM_NAME_F)
+            if flags & HIDDEN_ANNOT_FLAGS:
+                mupdf.pdf_array_delete(annots, i)
 
 
 def _drop_foreign_redactions(doc: pymupdf.Document) -> None:

@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from review.pdf.geometry import Box, display_rect, normalize, page_rect
+from review.pdf.hidden import HIDDEN_ANNOTATION, find_hidden
 from review.pdf.redact import RedactionMark, burn_in, render_page_png
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
@@ -286,3 +287,34 @@ def test_pages_written_inside_the_page_tree_are_burned_and_released() -> None:
         "(b)(6)",
     ]
     assert verify(pdf, output, [mark]).ok
+
+
+def test_a_form_field_no_viewer_shows_is_hidden_content_and_left_out_of_the_release() -> None:
+    """A field flagged NoView (or Hidden) is not drawn on screen, so the reviewer never
+    saw its value: it is shown as hidden content, and the release leaves it out. Baking
+    drew it into the page, and the release showed it (pdf.js's
+    annotation_hidden_noview.pdf)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    for name, value, rect in (
+        ("claimant", "Jane Roe", pymupdf.Rect(50, 50, 250, 70)),
+        ("internal", "Flagged for audit", pymupdf.Rect(50, 100, 250, 120)),
+    ):
+        widget = pymupdf.Widget()
+        widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+        widget.field_name = name
+        widget.field_value = value
+        widget.rect = rect
+        page.add_widget(widget)
+    doc.xref_set_key(page.annot_xrefs()[-1][0], "F", str(pymupdf.PDF_ANNOT_IS_NO_VIEW))
+    pdf = doc.tobytes()
+    assert pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split() == ["Jane", "Roe"]
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [
+        (HIDDEN_ANNOTATION, "Flagged for audit")
+    ]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == ["Jane", "Roe"]
+    assert b"Flagged" not in output
+    assert verify(pdf, output, []).ok
