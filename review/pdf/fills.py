@@ -1,4 +1,4 @@
-"""Keep the background a mark lies on (Django-free).
+"""Keep the background and the borders a mark lies on (Django-free).
 
 Burn-in removes every vector graphic a box touches, so that no line of a signature or
 a chart survives under the black fill. A filled rectangle the box lies on went with
@@ -10,9 +10,12 @@ A plain rectangle fill carries nothing but its colour, which shows around the bo
 anyway. `split_fills` rewrites each one a box touches but does not contain as the
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `GAP` (and by half the line width when it is outlined too, "re B": each piece gets its
-own outline); the redaction then finds nothing of it to remove. Anything else a box
-touches (a path of curves or lines, a rectangle only stroked or clipped to, one the
-transformation turns, anything inside a form XObject) is left to the redaction.
+own outline); the redaction then finds nothing of it to remove. Likewise an outline of
+straight sides that is only stroked (a paragraph's border, a rectangle) becomes its
+sides, each a path of its own: the redaction takes those the box meets and leaves the
+others, where it took the whole border. Anything else a box touches (a path with
+curves, a clip, a path the transformation turns, anything inside a form XObject) is
+left to the redaction.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ Matrix = tuple[float, float, float, float, float, float]
 GAP = 0.05
 FILLS = (b"f", b"F", b"f*")
 FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")  # the outline drawn around each piece
+STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
 PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
@@ -41,7 +45,9 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
     not contain as their pieces around the boxes (see the module's docstring)."""
     if not any(
-        _split_wanted(bbox, boxes) for kind, bbox in page.get_bboxlog() if kind == "fill-path"
+        _split_wanted(bbox, boxes)
+        for kind, bbox in page.get_bboxlog()
+        if kind in ("fill-path", "stroke-path")
     ):
         return  # the usual page: read in C, not lexed in Python
     doc = page.parent
@@ -92,6 +98,16 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out.append(b" ".join(_re(piece) + between for piece in pieces))
                 cursor = op.end
             path = []
+        elif name in STROKES and (corners := _corners(path, closed=name == b"s")):
+            edges = _edges(corners, ctm, boxes, max(width, 1.0) / 2)
+            if edges:
+                between = data[path[-1].end : op.end]
+                out.append(data[cursor : path[0].start])
+                # Square caps close each corner of a closed outline as its join did.
+                caps = b"q 2 J " if corners[0] == corners[-1] else b"q "
+                out.append(caps + b" ".join(edge + between for edge in edges) + b" Q")
+                cursor = op.end
+            path = []
         elif name in PAINTS_AND_CLIPS:
             path = []
         elif name == b"q":
@@ -138,6 +154,58 @@ def _pieces(op: Operation, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> 
     for box in touching:
         pieces = [part for piece in pieces for part in _minus(piece, box)]
     return pieces
+
+
+def _corners(path: list[Operation], *, closed: bool) -> list[tuple[float, float]] | None:
+    """The corners of a path of straight sides ("re", or "m" then "l"s, perhaps closed
+    by "h" or by painting with "s"), the first repeated last when it is closed."""
+    names = [op.operator for op in path]
+    if names in ([b"re"], [b"re", b"h"]):
+        numbers = _numbers(path[0].operands, 4)
+        if not numbers:
+            return None
+        x, y, width, height = numbers
+        return [(x, y), (x + width, y), (x + width, y + height), (x, y + height), (x, y)]
+    if len(names) < 2 or names[0] != b"m" or any(n != b"l" for n in names[1:-1]):
+        return None
+    if names[-1] == b"h":
+        closed, path = True, path[:-1]
+    elif names[-1] != b"l":
+        return None
+    corners = []
+    for op in path:
+        numbers = _numbers(op.operands, 2)
+        if not numbers:
+            return None
+        corners.append((numbers[0], numbers[1]))
+    return corners + corners[:1] if closed and corners[0] != corners[-1] else corners
+
+
+def _edges(
+    corners: list[tuple[float, float]], ctm: Matrix, boxes: Sequence[Rect], reach: float
+) -> list[bytes] | None:
+    """The sides of a stroked outline through `corners` as paths of their own, when a
+    box touches the outline's box but holds none of it whole; None when it stays as it
+    is. Redaction takes the sides the box meets and leaves the others, where it took
+    the whole outline (a paragraph's border around a redacted phone number,
+    pdfplumber's cupertino_usd_4-6-16.pdf)."""
+    a, b, c, d, e, f = ctm
+    if b or c or not a or not d:
+        return None
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    local = [
+        _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
+        for bx0, by0, bx1, by1 in boxes
+    ]
+    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
+    outline = (min(xs) - gap_x, min(ys) - gap_y, max(xs) + gap_x, max(ys) + gap_y)
+    touching = [box for box in local if _overlap(outline, box)]
+    if not touching or any(_inside(outline, box) for box in touching):
+        return None
+    return [
+        b"%s %s m %s %s l" % (*map(_number, start), *map(_number, end))
+        for start, end in zip(corners, corners[1:], strict=False)
+    ]
 
 
 def _minus(rect: Rect, box: Rect) -> list[Rect]:

@@ -4,7 +4,8 @@ A box removes every vector graphic it touches. A footer band or a shaded table r
 under a mark went with it, and the white text on it was left on a white page: the
 release no longer showed what the reviewer saw, and sanitize cut that text as hidden
 (PyMuPDF's test_4412.pdf, camelot's column_span_1.pdf). A plain filled rectangle now
-stays around the box; every other graphic a box touches still goes whole."""
+stays around the box, and an outline of straight sides (a border, a rectangle) keeps
+the sides the box does not meet; every other graphic a box touches still goes whole."""
 
 from __future__ import annotations
 
@@ -129,15 +130,70 @@ def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
 
 def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
-    a gap clear of the box on each side; a clip and a stroke are left alone."""
+    a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
+    becomes its four sides, each a path of its own."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
-        b" 0 0 100 50 re W n 0 0 100 50 re S"
+        b" 0 0 100 50 re W n"
+        b" q 2 J 0 0 m 100 0 l S 100 0 m 100 50 l S 100 50 m 0 50 l S 0 50 m 0 0 l S Q"
     )
 
 
 def test_a_fill_a_box_holds_whole_or_misses_is_left_as_it_is() -> None:
     data = b"10 10 20 20 re f 300 300 50 50 re f"
     assert split_rectangle_fills(data, [(0.0, 0.0, 100.0, 100.0)]) == data
+
+
+def bordered_notice(*, as_lines: bool) -> bytes:
+    """A notice inside a black border 1.44 pt wide: a stroked rectangle ("re S"), or
+    (`as_lines`) four lines closed into one path ("m l l l h S"), as Word writes it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((60, 100), "Call the District Office at 252-3000 for help", fontsize=11)
+    outline = b"40 660 m 572 660 l 572 740 l 40 740 l h S" if as_lines else b"40 660 532 80 re S"
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq 1.44 w 0 0 0 RG " + outline + b" Q\n")
+    return doc.tobytes()
+
+
+def _strokes(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    return [d["rect"] for d in page.get_drawings() if d["type"] == "s"]
+
+
+@pytest.mark.parametrize("as_lines", [False, True])
+def test_a_border_around_a_mark_keeps_its_sides(as_lines: bool) -> None:
+    pdf = bordered_notice(as_lines=as_lines)
+    box = _box_of(pdf, "252-3000")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    sides = _strokes(released)
+    assert len(sides) == 4
+    # A side's box has no height or width: `Rect.include_rect` would skip it.
+    around = (
+        min(s.x0 for s in sides),
+        min(s.y0 for s in sides),
+        max(s.x1 for s in sides),
+        max(s.y1 for s in sides),
+    )
+    assert around == pytest.approx((40, 52, 572, 132), abs=1)
+    assert "252-3000" not in released.get_text()
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_side_of_a_border_under_a_mark_goes_and_the_others_stay() -> None:
+    pdf = bordered_notice(as_lines=True)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(300, 40, 340, 60)  # over the top side of the border
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    sides = _strokes(released)
+    assert len(sides) == 3
+    assert not any(side.intersects(box) for side in sides)
