@@ -135,20 +135,12 @@ def _pieces(op: Operation, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> 
     is (no box touches it, one holds it whole, or the transformation turns or skews
     it)."""
     numbers = _numbers(op.operands, 4)
-    a, b, c, d, e, f = ctm
-    if not numbers or b or c or not a or not d:
+    if not numbers:
         return None
     x, y, width, height = numbers
     rect = _rect((x, y, x + width, y + height))
-    # The boxes in the rectangle's own space, clear of it by the gap on every side.
-    local = [
-        _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
-        for bx0, by0, bx1, by1 in boxes
-    ]
-    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
-    grown = [(x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y) for x0, y0, x1, y1 in local]
-    touching = [box for box in grown if _overlap(rect, box)]
-    if not touching or any(_inside(rect, box) for box in touching):
+    touching = _touching(rect, ctm, boxes, reach)
+    if not touching:
         return None
     pieces = [rect]
     for box in touching:
@@ -189,23 +181,29 @@ def _edges(
     is. Redaction takes the sides the box meets and leaves the others, where it took
     the whole outline (a paragraph's border around a redacted phone number,
     pdfplumber's cupertino_usd_4-6-16.pdf)."""
-    a, b, c, d, e, f = ctm
-    if b or c or not a or not d:
-        return None
     xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    local = [
-        _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
-        for bx0, by0, bx1, by1 in boxes
-    ]
-    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
-    outline = (min(xs) - gap_x, min(ys) - gap_y, max(xs) + gap_x, max(ys) + gap_y)
-    touching = [box for box in local if _overlap(outline, box)]
-    if not touching or any(_inside(outline, box) for box in touching):
+    if not _touching((min(xs), min(ys), max(xs), max(ys)), ctm, boxes, reach):
         return None
     return [
         b"%s %s m %s %s l" % (*map(_number, start), *map(_number, end))
         for start, end in zip(corners, corners[1:], strict=False)
     ]
+
+
+def _touching(rect: Rect, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> list[Rect]:
+    """The `boxes` (default user space) that touch `rect` (drawn with `ctm`), in its own
+    space and grown by the gap and `reach`; none when one of them holds it whole, or
+    the transformation turns or skews it."""
+    a, b, c, d, e, f = ctm
+    if b or c or not a or not d:
+        return []
+    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
+    grown = []
+    for bx0, by0, bx1, by1 in boxes:
+        x0, y0, x1, y1 = _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
+        grown.append((x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y))
+    touching = [box for box in grown if _overlap(rect, box)]
+    return [] if any(_inside(rect, box) for box in touching) else touching
 
 
 def _minus(rect: Rect, box: Rect) -> list[Rect]:

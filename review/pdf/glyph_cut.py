@@ -18,6 +18,8 @@ from collections.abc import Sequence
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.geometry import pdf_to_page
+
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only.
 _SAME_ORIGIN = 0.05
 
@@ -28,15 +30,7 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
     """Remove from `page` each glyph showing a character of `glyphs` at its origin."""
     if not glyphs:
         return
-    # PDF user space to unrotated page space, where the trace measures origins: the
-    # page's matrix while it is not turned (turned, PyMuPDF 1.28 shifts it from the
-    # crop box's corner).
-    rotation = page.rotation
-    if rotation:
-        page.set_rotation(0)
-    to_page = page.transformation_matrix
-    if rotation:
-        page.set_rotation(rotation)
+    to_page = pdf_to_page(page)  # unrotated page space, where the trace measures origins
     targets: dict[int, list[tuple[float, float]]] = {}
     for char, origin in glyphs:
         targets.setdefault(ord(char), []).append(origin)

@@ -43,6 +43,7 @@ from review.pdf.geometry import Quad, area_of, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
+from review.pdf.render import MUPDF_ERRORS
 
 OUTSIDE_CROP_BOX = "outside_crop_box"
 COVERED = "covered"
@@ -368,7 +369,7 @@ def _hidden_annotations(page: pymupdf.Page) -> Iterator[HiddenContent]:
     # cycle; detection then reads the values off the fields' own dictionaries.
     try:
         widgets = list(page.widgets())
-    except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a broken tree
+    except MUPDF_ERRORS:
         widgets = []
     for widget in widgets:
         kind, flags = page.parent.xref_get_key(widget.xref, "F")

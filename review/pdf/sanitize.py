@@ -51,6 +51,7 @@ from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import Glyph, drop_glyphs
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
+from review.pdf.render import MUPDF_ERRORS
 
 CATALOG_KEYS = (
     "Names",  # EmbeddedFiles, JavaScript, templates
@@ -155,11 +156,20 @@ def _resources_on_pages(doc: pymupdf.Document) -> None:
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     """Redact the hidden glyphs, text only, painting nothing, a run of them at a time:
     PyMuPDF rescans the page's annotations for each one added, so one per glyph made
-    a page of thousands take minutes. A glyph no redaction can take without cutting a
-    glyph a reader sees is removed alone (`glyph_cut`). Invisible glyphs are left to
-    `_drop_invisible_text`, which removes them all in one page-wide redaction."""
-    cut = [g for g in analysis.hidden if g.text and g.kind != INVISIBLE]
-    runs = list(_hidden_runs(analysis, [g for g in cut if not _cuts_visible(analysis, g.rect)]))
+    a page of thousands take minutes. One no redaction can take without cutting a seen
+    glyph goes alone, by character and origin (`glyph_cut`; none lies at a seen one's
+    origin with its character, `hidden._not_drawn_again`). Invisible glyphs are left
+    to `_drop_invisible_text`, which removes them all in one page-wide redaction."""
+    redactable: list[HiddenGlyph] = []
+    alone: list[Glyph] = []
+    for glyph in analysis.hidden:
+        if not glyph.text or glyph.kind == INVISIBLE:
+            continue
+        if not _cuts_visible(analysis, glyph.rect):
+            redactable.append(glyph)
+        elif glyph.origin is not None:
+            alone.append((glyph.text, glyph.origin))
+    runs = list(_hidden_runs(analysis, redactable))
     for rect in runs:
         page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
     if runs:
@@ -168,16 +178,7 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-    drop_glyphs(page, list(_stranded(analysis, cut)))
-
-
-def _stranded(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Glyph]:
-    """The hidden glyphs a redaction would take only with a glyph a reader sees. None
-    lies at a seen glyph's origin with its character: the analysis counts such a glyph
-    as seen (`hidden._not_drawn_again`), so removing these by origin spares the seen."""
-    for glyph in hidden:
-        if glyph.origin is not None and _cuts_visible(analysis, glyph.rect):
-            yield glyph.text, glyph.origin
+    drop_glyphs(page, alone)
 
 
 def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
@@ -275,7 +276,7 @@ def _hidden_only_images(
         at: dict[tuple[int, int, int, int], list[int]] = {}
         try:
             placements = page.get_image_info(xrefs=True)  # loads each image for its xref
-        except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a bad image
+        except MUPDF_ERRORS:
             return set()
         for info in placements:
             at.setdefault(_rounded(info["bbox"]), []).append(info["xref"])

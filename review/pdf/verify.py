@@ -63,6 +63,7 @@ from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
 from review.pdf.hidden import analyse_page, layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
+from review.pdf.render import MUPDF_ERRORS
 from review.pdf.tokens import (
     DASHES,
     STRIP,
@@ -228,7 +229,7 @@ def _unsigned_signature_fields(page: pymupdf.Page) -> list[Quad]:
     a tag then counts as a lost word, and the gate refuses rather than guess."""
     try:
         widgets = list(page.widgets())
-    except Exception:  # noqa: BLE001 - MuPDF raises several kinds for a broken tree
+    except MUPDF_ERRORS:
         return []
     return [
         (widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1)
