@@ -6,8 +6,9 @@ peak memory for one ~100 MiB PDF.
 
 Starts gunicorn (config/gunicorn_conf.py) with the production settings and a bench-only
 URLconf (bench/intake_settings.py, bench/intake_urls.py) on a throwaway data folder and,
-with --database-url, a throwaway database `rrq_bench_intake_<pid>` created next to the
-one it names and dropped at the end (without it, SQLite in the data folder), and
+with --database-url (default: DATABASE_URL), a throwaway database
+`rrq_bench_intake_<pid>` created next to the one it names and dropped at the end (the
+named database itself is never touched; without one, SQLite in the data folder), and
 posts 1-page PDFs over real HTTP, one submission each, to the intake API. The baseline,
 in the same run, the same server and the same database, posts the same kind of PDF to
 the bare endpoint, which does only what admission cannot skip: receive the upload while
@@ -138,13 +139,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1, help="gunicorn workers")
-    parser.add_argument("--database-url", default="")
+    # As bench/claim.py: DATABASE_URL only finds the server; the run never touches the
+    # database it names, only a throwaway one next to it.
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
     args = parser.parse_args()
 
     data_dir = Path(tempfile.mkdtemp(prefix="rrq-bench-intake-"))
     port = free_port()
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
         "DATA_DIR": str(data_dir),
         "SECRET_KEY": "bench-only-" + uuid.uuid4().hex,
         "DJANGO_SETTINGS_MODULE": "bench.intake_settings",
