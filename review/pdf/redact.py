@@ -28,7 +28,15 @@ from pymupdf import mupdf
 
 from review.pdf.content import spell_out_quotes
 from review.pdf.fills import split_fills
-from review.pdf.geometry import Box, Quad, display_rect, intersects, normalize, page_rect
+from review.pdf.geometry import (
+    Box,
+    Quad,
+    display_rect,
+    intersects,
+    normalize,
+    page_rect,
+    pdf_to_page,
+)
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.render import REVIEW_DPI, page_png
 
@@ -257,13 +265,22 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
         )
         text = pymupdf.PDF_REDACT_TEXT_NONE
     for rect in rects:
-        page.add_redact_annot(rect, fill=BLACK, cross_out=False)
+        page.add_redact_annot(rect, fill=False, cross_out=False)
     page.apply_redactions(
         images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
+    # The black fills are drawn here, not by the redaction: PyMuPDF draws them through
+    # `Page.transformation_matrix`, which leaves the crop box's origin out on a turned
+    # page, and put them beside the box there (a scan with /Rotate 90 and its crop box
+    # off the origin), leaving the box's place white. A shape's rectangles go through
+    # the same matrix: each is moved by what the matrix misses. (Its text does not.)
+    shift = ~pdf_to_page(page) * page.transformation_matrix
     shape = page.new_shape()
+    for rect in rects:  # each a path of its own: a plain rectangle fill to `hidden`
+        shape.draw_rect(rect * shift)
+        shape.finish(color=None, fill=BLACK, width=0)
     for box, (rect, reasons) in _stamps(marks, rects).items():
         _stamp(page, shape, rect, box, " ".join(reasons))
     shape.commit()

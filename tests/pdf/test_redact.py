@@ -110,6 +110,39 @@ def test_image_pixels_under_the_box_are_uniformly_black() -> None:
     assert set(pixmap.samples) == {0}
 
 
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_black_box_lies_on_the_mark_of_a_turned_scan_cropped_off_the_origin(
+    rotation: int,
+) -> None:
+    """PyMuPDF drew the redaction's fill beside the box on a page with /Rotate and a
+    crop box away from the origin (most scanners write both): the box's place showed
+    white, and the black landed on whatever lay 100 points away."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    scan = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 80), 0)
+    scan.set_rect(scan.irect, (230, 220, 200))
+    page.insert_image(page.rect, pixmap=scan)
+    page.set_cropbox(pymupdf.Rect(100, 50, 500, 700))
+    page.set_rotation(rotation)
+    pdf = doc.tobytes()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(150, 200, 350, 240)  # unrotated page space
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = burn_in(pdf, [mark])
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    shown = box * released.rotation_matrix
+    pixmap = released.get_pixmap(dpi=72, colorspace=pymupdf.csGRAY)
+    inside = [
+        pixmap.pixel(x, y)[0]
+        for x in range(int(shown.x0) + 2, int(shown.x1) - 2)
+        for y in range(int(shown.y0) + 2, int(shown.y1) - 2)
+    ]
+    assert sum(1 for v in inside if v == 0) > 0.9 * len(inside)  # the stamp is white
+    assert verify(pdf, sanitize(output), [mark]).ok
+
+
 def test_burn_in_is_deterministic() -> None:
     case = leak_corpus.page_text()
 
