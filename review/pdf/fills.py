@@ -10,10 +10,12 @@ A plain rectangle fill carries nothing but its colour, which shows around the bo
 anyway. `split_fills` rewrites each one a box touches but does not contain as the
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `GAP` (and by half the line width when it is outlined too, "re B": each piece gets its
-own outline); the redaction then finds nothing of it to remove. Likewise an outline of
-straight sides that is only stroked (a paragraph's border, a rectangle) becomes its
-sides, each a path of its own: the redaction takes those the box meets and leaves the
-others, where it took the whole border. Anything else a box touches (a path with
+own outline); the redaction then finds nothing of it to remove. A path of several
+rectangles that do not overlap (a table's shaded rows) is split the same way. Likewise
+a path of straight sides that is only stroked (a paragraph's border, a table's grid
+drawn as one path, a signature rule) becomes its sides, each a path of its own, those a
+box crosses cut around it: MuPDF takes a whole path when a box touches any line of it,
+and now takes only what lay under the box. Anything else a box touches (a path with
 curves, a clip, a path the transformation turns, anything inside a form XObject) is
 left to the redaction.
 """
@@ -84,11 +86,11 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
         name = op.operator
         if name in PATH_OPERATORS:
             path.append(op)
-        elif name in FILLS + FILL_AND_STROKES and _one_rectangle(path):
+        elif name in FILLS + FILL_AND_STROKES and (rects := _rectangles(path)):
             # An outline reaches half its width (at least a device pixel) past a piece.
             reach = max(width, 1.0) / 2 if name in FILL_AND_STROKES else 0.0
-            pieces = _pieces(path[0], ctm, boxes, reach)
-            if pieces:
+            pieces = _pieces(rects, ctm, boxes, reach)
+            if pieces is not None:
                 # Each piece a rectangle painted on its own, as the whole was (one path
                 # of several would no longer be a plain rectangle fill to the hidden-
                 # content analysis), with what lay between the path and its painting
@@ -98,14 +100,16 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out.append(b" ".join(_re(piece) + between for piece in pieces))
                 cursor = op.end
             path = []
-        elif name in STROKES and (corners := _corners(path, closed=name == b"s")):
-            edges = _edges(corners, ctm, boxes, max(width, 1.0) / 2)
-            if edges:
+        elif name in STROKES and (lines := _polylines(path, closed=name == b"s")):
+            edges = _edges(lines, ctm, boxes, max(width, 1.0) / 2)
+            if edges is not None:
                 between = data[path[-1].end : op.end]
+                alone, joined = ([edge + between for edge in group] for group in edges)
+                if joined:
+                    # Square caps close each corner the sides met at, as the join did.
+                    alone.append(b"q 2 J " + b" ".join(joined) + b" Q")
                 out.append(data[cursor : path[0].start])
-                # Square caps close each corner of a closed outline as its join did.
-                caps = b"q 2 J " if corners[0] == corners[-1] else b"q "
-                out.append(caps + b" ".join(edge + between for edge in edges) + b" Q")
+                out.append(b" ".join(alone))
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
@@ -124,76 +128,158 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
     return b"".join(out)
 
 
-def _one_rectangle(path: list[Operation]) -> bool:
-    """The path is one rectangle ("re", perhaps closed again with "h")."""
-    return [op.operator for op in path] in ([b"re"], [b"re", b"h"])
-
-
-def _pieces(op: Operation, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> list[Rect] | None:
-    """The pieces of the rectangle `op` draws around `boxes`, in its own space, clear
-    of each box by the gap and `reach` (in the same space); None when it stays as it
-    is (no box touches it, one holds it whole, or the transformation turns or skews
-    it)."""
-    numbers = _numbers(op.operands, 4)
-    if not numbers:
-        return None
-    x, y, width, height = numbers
-    rect = _rect((x, y, x + width, y + height))
-    touching = _touching(rect, ctm, boxes, reach)
-    if not touching:
-        return None
-    pieces = [rect]
-    for box in touching:
-        pieces = [part for piece in pieces for part in _minus(piece, box)]
-    return pieces
-
-
-def _corners(path: list[Operation], *, closed: bool) -> list[tuple[float, float]] | None:
-    """The corners of a path of straight sides ("re", or "m" then "l"s, perhaps closed
-    by "h" or by painting with "s"), the first repeated last when it is closed."""
-    names = [op.operator for op in path]
-    if names in ([b"re"], [b"re", b"h"]):
-        numbers = _numbers(path[0].operands, 4)
+def _rectangles(path: list[Operation]) -> list[Rect] | None:
+    """The rectangles of a path of "re"s alone (each perhaps closed again with "h")."""
+    rects = []
+    for op in path:
+        if op.operator == b"h" and rects:
+            continue
+        numbers = _numbers(op.operands, 4) if op.operator == b"re" else None
         if not numbers:
             return None
         x, y, width, height = numbers
-        return [(x, y), (x + width, y), (x + width, y + height), (x, y + height), (x, y)]
-    if len(names) < 2 or names[0] != b"m" or any(n != b"l" for n in names[1:-1]):
+        rects.append(_rect((x, y, x + width, y + height)))
+    return rects
+
+
+def _pieces(
+    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], reach: float
+) -> list[Rect] | None:
+    """The pieces of the rectangles `rects` around `boxes`, in their own space, clear of
+    each box by the gap and `reach` (in the same space); None when they stay as they
+    are (no box touches them, one holds them all, the transformation turns or skews
+    them, or two overlap: painted one by one they would not paint what the path did
+    under the even-odd rule, nor a translucent colour)."""
+    grown = _grown(boxes, ctm, reach)
+    if not grown or _held(_bounds(rects), grown) or not _touch(_bounds(rects), grown):
         return None
-    if names[-1] == b"h":
-        closed, path = True, path[:-1]
-    elif names[-1] != b"l":
+    if not _disjoint(rects):
         return None
-    corners = []
+    pieces = []
+    for rect in rects:
+        parts = [rect]
+        for box in grown:
+            parts = [part for piece in parts for part in _minus(piece, box)]
+        pieces.extend(parts)
+    return pieces
+
+
+def _disjoint(rects: list[Rect]) -> bool:
+    """No two of `rects` overlap (each compared with those starting left of its end)."""
+    ordered = sorted(rects)
+    for i, rect in enumerate(ordered):
+        for other in ordered[i + 1 :]:
+            if other[0] >= rect[2]:
+                break
+            if _overlap(rect, other):
+                return False
+    return True
+
+
+Point = tuple[float, float]
+
+
+def _polylines(path: list[Operation], *, closed: bool) -> list[list[Point]] | None:
+    """The subpaths of a path of straight sides ("re"s, or "m" then "l"s, each perhaps
+    closed by "h", the last perhaps by painting with "s") as their corners, the first
+    repeated last when one is closed; None for any other path, or one with a lone point
+    (a dot, drawn by a round cap)."""
+    lines: list[list[Point]] = []
     for op in path:
-        numbers = _numbers(op.operands, 2)
-        if not numbers:
+        name = op.operator
+        count = {b"re": 4, b"m": 2, b"l": 2, b"h": 0}.get(name)
+        numbers = _numbers(op.operands, count) if count is not None else None
+        if numbers is None or (name in (b"l", b"h") and not lines):
             return None
-        corners.append((numbers[0], numbers[1]))
-    return corners + corners[:1] if closed and corners[0] != corners[-1] else corners
+        if name == b"re":
+            x, y, width, height = numbers
+            lines.append([(x, y), (x + width, y), (x + width, y + height), (x, y + height)])
+            lines[-1].append(lines[-1][0])
+        elif name == b"m":
+            lines.append([(numbers[0], numbers[1])])
+        elif name == b"l":
+            lines[-1].append((numbers[0], numbers[1]))
+        elif lines[-1][0] != lines[-1][-1]:  # "h"
+            lines[-1].append(lines[-1][0])
+    if not lines or any(len(line) < 2 for line in lines):
+        return None
+    if closed and lines[-1][0] != lines[-1][-1]:
+        lines[-1].append(lines[-1][0])
+    return lines
 
 
 def _edges(
-    corners: list[tuple[float, float]], ctm: Matrix, boxes: Sequence[Rect], reach: float
-) -> list[bytes] | None:
-    """The sides of a stroked outline through `corners` as paths of their own, when a
-    box touches the outline's box but holds none of it whole; None when it stays as it
-    is. Redaction takes the sides the box meets and leaves the others, where it took
-    the whole outline (a paragraph's border around a redacted phone number,
-    pdfplumber's cupertino_usd_4-6-16.pdf)."""
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    if not _touching((min(xs), min(ys), max(xs), max(ys)), ctm, boxes, reach):
+    lines: list[list[Point]], ctm: Matrix, boxes: Sequence[Rect], reach: float
+) -> tuple[list[bytes], list[bytes]] | None:
+    """The sides of a stroked path of straight sides, each a path of its own and cut
+    around the boxes, when a box touches the path's box but holds none of it whole;
+    None when it stays as it is. Redaction then takes only what lies under a box, where
+    it took the whole path: a notice's border around a redacted phone number
+    (pdfplumber's cupertino_usd_4-6-16.pdf), a table's grid drawn as one path. The
+    sides come in two lists: lines of one side, which keep their caps (a cut end lies
+    clear of the box by more than any cap reaches), and sides that met another, whose
+    corners square caps close."""
+    grown = _grown(boxes, ctm, reach)
+    if not grown:
         return None
-    return [
-        b"%s %s m %s %s l" % (*map(_number, start), *map(_number, end))
-        for start, end in zip(corners, corners[1:], strict=False)
-    ]
+    whole = _bounds([(x, y, x, y) for line in lines for x, y in line])
+    if _held(whole, grown) or not _touch(whole, grown):
+        return None
+    # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
+    cut_around = _grown(boxes, ctm, 2 * reach)
+    alone, joined = [], []
+    for line in lines:
+        for start, end in zip(line, line[1:], strict=False):
+            for a, b in _outside(start, end, cut_around):
+                side = b"%s %s m %s %s l" % (*map(_number, a), *map(_number, b))
+                (alone if len(line) == 2 else joined).append(side)
+    return alone, joined
 
 
-def _touching(rect: Rect, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> list[Rect]:
-    """The `boxes` (default user space) that touch `rect` (drawn with `ctm`), in its own
-    space and grown by the gap and `reach`; none when one of them holds it whole, or
-    the transformation turns or skews it."""
+def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Point, Point]]:
+    """The pieces of the segment from `start` to `end` outside every box."""
+    spans = [(0.0, 1.0)]
+    for box in boxes:
+        inside = _clipped(start, end, box)
+        if inside is None:
+            continue
+        t0, t1 = inside
+        spans = [
+            part
+            for a, b in spans
+            for part in ((a, min(b, t0)), (max(a, t1), b))
+            if part[1] - part[0] > 1e-9
+        ]
+    (x0, y0), (x1, y1) = start, end
+
+    def at(t: float) -> Point:
+        return start if t == 0 else end if t == 1 else (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+
+    return [(at(a), at(b)) for a, b in spans]
+
+
+def _clipped(start: Point, end: Point, box: Rect) -> tuple[float, float] | None:
+    """The stretch (of 0..1) of the segment inside `box` (Liang and Barsky's clip), or
+    None when it misses the box."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    return (t0, t1) if t0 < t1 else None
+
+
+def _grown(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
+    """`boxes` (default user space) in the space `ctm` draws from, grown by the gap and
+    `reach` (in that space); none when the transformation turns or skews it."""
     a, b, c, d, e, f = ctm
     if b or c or not a or not d:
         return []
@@ -202,8 +288,24 @@ def _touching(rect: Rect, ctm: Matrix, boxes: Sequence[Rect], reach: float) -> l
     for bx0, by0, bx1, by1 in boxes:
         x0, y0, x1, y1 = _rect(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
         grown.append((x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y))
-    touching = [box for box in grown if _overlap(rect, box)]
-    return [] if any(_inside(rect, box) for box in touching) else touching
+    return grown
+
+
+def _touch(rect: Rect, boxes: list[Rect]) -> bool:
+    return any(_overlap(rect, box) for box in boxes)
+
+
+def _held(rect: Rect, boxes: list[Rect]) -> bool:
+    return any(_inside(rect, box) for box in boxes)
+
+
+def _bounds(rects: Sequence[Rect]) -> Rect:
+    return (
+        min(r[0] for r in rects),
+        min(r[1] for r in rects),
+        max(r[2] for r in rects),
+        max(r[3] for r in rects),
+    )
 
 
 def _minus(rect: Rect, box: Rect) -> list[Rect]:

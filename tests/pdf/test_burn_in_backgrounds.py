@@ -131,13 +131,15 @@ def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
 def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
     a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
-    becomes its four sides, each a path of its own."""
+    becomes its four sides, each a path of its own, the two the box crosses cut around
+    it (clear of it by the gap and a line width)."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n"
-        b" q 2 J 0 0 m 100 0 l S 100 0 m 100 50 l S 100 50 m 0 50 l S 0 50 m 0 0 l S Q"
+        b" q 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
+        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S Q"
     )
 
 
@@ -186,7 +188,7 @@ def test_a_border_around_a_mark_keeps_its_sides(as_lines: bool) -> None:
     assert verify(pdf, output, [mark]).ok
 
 
-def test_a_side_of_a_border_under_a_mark_goes_and_the_others_stay() -> None:
+def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() -> None:
     pdf = bordered_notice(as_lines=True)
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
     box = pymupdf.Rect(300, 40, 340, 60)  # over the top side of the border
@@ -195,5 +197,115 @@ def test_a_side_of_a_border_under_a_mark_goes_and_the_others_stay() -> None:
     released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
 
     sides = _strokes(released)
-    assert len(sides) == 3
+    assert len(sides) == 5
+    top = sorted((s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52)
+    assert top == [(40, pytest.approx(298.5, abs=0.1)), (pytest.approx(341.5, abs=0.1), 572)]
     assert not any(side.intersects(box) for side in sides)
+
+
+def _with_content(page: pymupdf.Page, content: bytes) -> bytes:
+    doc = page.parent
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + content + b"\n")
+    return doc.tobytes()
+
+
+def _segments(page: pymupdf.Page) -> list[tuple[float, float, float, float]]:
+    """Every stroked line's ends, rounded, in drawing order."""
+    return [
+        tuple(round(v, 1) for v in (*item[1], *item[2]))
+        for d in page.get_drawings()
+        if d["type"] == "s"
+        for item in d["items"]
+        if item[0] == "l"
+    ]
+
+
+def ruled_table() -> bytes:
+    """Three rows of names in a grid drawn, as report writers do, as one path of lines
+    ("m l" nine times, then one "S"), and a signature rule the last name stands on."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for row, name in enumerate(("Alice Marsh", "Brian Oakes", "Carla Pryce")):
+        page.insert_text((76, 120 + 30 * row), name, fontsize=11)
+        page.insert_text((246, 120 + 30 * row), f"Case {row + 1}", fontsize=11)
+    page.insert_text((76, 302), "Signed: Dana Quill", fontsize=11)
+    grid = b" ".join(
+        [b"70 %d m 400 %d l" % (y, y) for y in (692, 662, 632, 602)]
+        + [b"%d 692 m %d 602 l" % (x, x) for x in (70, 240, 400)]
+    )
+    return _with_content(page, b"q 0.8 w 0 0 0 RG " + grid + b" 70 488 m 300 488 l S Q")
+
+
+def test_a_mark_over_a_line_of_a_grid_drawn_as_one_path_keeps_the_grid() -> None:
+    """MuPDF takes a whole path when a box touches any line of it: a box a little taller
+    than the name in a cell took the table's grid. Now only the line the box crosses
+    is cut, around the box."""
+    pdf = ruled_table()
+    before = _segments(pymupdf.open(stream=pdf, filetype="pdf")[0])
+    box = (_box_of(pdf, "Brian") | _box_of(pdf, "Oakes")) + (-2, -12, 2, 2)  # over y=130
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    after = _segments(released)
+    assert sorted(s for s in after if s[1] != 130) == sorted(s for s in before if s[1] != 130)
+    cut = sorted(s for s in after if s[1] == s[3] == 130)
+    assert [(s[0], s[2]) for s in cut] == [
+        (70, pytest.approx(box.x0 - 1.05, abs=0.1)),
+        (pytest.approx(box.x1 + 1.05, abs=0.1), 400),
+    ]
+    assert "Brian" not in released.get_text()
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_rule_under_a_mark_stays_on_both_sides_of_the_box() -> None:
+    pdf = ruled_table()
+    box = (_box_of(pdf, "Dana") | _box_of(pdf, "Quill")) + (0, 0, 0, 4)  # onto the rule
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    rule = sorted(s for s in _segments(released) if s[1] == s[3] == 304)
+    assert len(rule) == 2
+    (left_x0, _, left_x1, _), (right_x0, _, right_x1, _) = rule
+    assert (left_x0, right_x1) == (70, 300)
+    assert left_x1 < box.x0 and right_x0 > box.x1
+    assert len(_segments(released)) == 7 + 2  # the grid whole, the rule in two
+
+
+def test_rows_filled_as_one_path_stay_whole_but_the_one_a_mark_lies_on() -> None:
+    """Zebra rows drawn as one path of rectangles ("re re re f"): a mark on the middle
+    row took all three; now the others stay whole and the middle one around the box."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((76, 140), "Row two: Ellen Ford", fontsize=11)
+    rows = b"70 660 330 20 re 70 620 330 20 re 70 580 330 20 re"
+    pdf = _with_content(page, b"q 0.9 0.9 0.9 rg " + rows + b" f Q")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(100, 150, 160, 170)  # on the middle row (its top is 152)
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    grey = [
+        d["rect"] for d in released.get_drawings() if d.get("fill") == pytest.approx((0.9,) * 3)
+    ]
+    assert pymupdf.Rect(70, 112, 400, 132) in grey and pymupdf.Rect(70, 192, 400, 212) in grey
+    middle = [r for r in grey if r.intersects(pymupdf.Rect(70, 152, 400, 172))]
+    assert middle and not any(r.intersects(box) for r in middle)
+    assert pymupdf.Rect(70, 152, 400, 172).contains(middle[0])
+
+
+def test_overlapping_rectangles_of_one_fill_are_left_to_the_redaction() -> None:
+    """Under the even-odd rule their overlap is a hole: painted one by one it would not be."""
+    data = b"0 0 10 10 re 5 0 10 10 re f*"
+    assert split_rectangle_fills(data, [(8.0, 2.0, 9.0, 8.0)]) == data
+
+
+def test_a_dot_drawn_by_a_round_cap_is_left_to_the_redaction() -> None:
+    data = b"1 J 5 w 0 0 m 0 0 l 10 10 m S"
+    assert split_rectangle_fills(data, [(-1.0, -1.0, 4.0, 4.0)]) == data
