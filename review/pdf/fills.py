@@ -9,8 +9,8 @@ cut that text as hidden (PyMuPDF's test_4412.pdf, camelot's column_span_1.pdf).
 A plain rectangle fill carries nothing but its colour, which shows around the box
 anyway. `split_fills` rewrites each one a box touches but does not contain as the
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
-`GAP` (and by half the line width when it is outlined too, "re B": each piece gets its
-own outline); the redaction then finds nothing of it to remove. A path of several
+`GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
+("re B") becomes its fill's pieces and its outline's sides, as below. A path of several
 rectangles that do not overlap (a table's shaded rows) is split the same way. Likewise
 a path of straight sides that is only stroked (a paragraph's border, a table's grid
 drawn as one path, a signature rule) becomes its sides, each a path of its own, those a
@@ -35,7 +35,8 @@ Matrix = tuple[float, float, float, float, float, float]
 # Points between a piece and the box it makes way for: MuPDF counts a touch as a hit.
 GAP = 0.05
 FILLS = (b"f", b"F", b"f*")
-FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")  # the outline drawn around each piece
+FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")
+FILL_OF = {b"B": b"f", b"B*": b"f*", b"b": b"f", b"b*": b"f*"}
 STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
 PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
@@ -79,37 +80,39 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
     pieces around the boxes."""
     out: list[bytes] = []
     cursor = 0
-    ctm, width = IDENTITY, 1.0  # the line width, for an outline around the pieces
+    ctm, width = IDENTITY, 1.0  # the line width: how far past its path a stroke reaches
     saved: list[tuple[Matrix, float]] = []
     path: list[Operation] = []  # the path under construction: its operations
     for op in operations(data):
         name = op.operator
         if name in PATH_OPERATORS:
             path.append(op)
-        elif name in FILLS + FILL_AND_STROKES and (rects := _rectangles(path)):
-            # An outline reaches half its width (at least a device pixel) past a piece.
-            reach = max(width, 1.0) / 2 if name in FILL_AND_STROKES else 0.0
-            pieces = _pieces(rects, ctm, boxes, reach)
+        elif name in FILLS and (rects := _rectangles(path)):
+            pieces = _pieces(rects, ctm, boxes)
             if pieces is not None:
-                # Each piece a rectangle painted on its own, as the whole was (one path
-                # of several would no longer be a plain rectangle fill to the hidden-
-                # content analysis), with what lay between the path and its painting
-                # (MuPDF writes the colour there).
-                between = data[path[-1].end : op.end]
-                out.append(data[cursor : path[0].start])
-                out.append(b" ".join(_re(piece) + between for piece in pieces))
+                out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
+                cursor = op.end
+            path = []
+        elif name in FILL_AND_STROKES and (rects := _rectangles(path)):
+            # Filled, then outlined: the fill's pieces, then the outline's sides (an
+            # outline around each piece would draw lines across the fill).
+            edges = _edges([_corners(rect) for rect in rects], ctm, boxes, max(width, 1.0) / 2)
+            if edges is not None:
+                paint = data[path[-1].end : op.start]
+                fill = paint + FILL_OF[name]
+                pieces = _pieces(rects, ctm, boxes)
+                filled = (
+                    _filled(pieces, fill)
+                    if pieces is not None
+                    else b" ".join(map(_re, rects)) + fill  # the redaction's to take
+                )
+                out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
             path = []
         elif name in STROKES and (lines := _polylines(path, closed=name == b"s")):
             edges = _edges(lines, ctm, boxes, max(width, 1.0) / 2)
             if edges is not None:
-                between = data[path[-1].end : op.end]
-                alone, joined = ([edge + between for edge in group] for group in edges)
-                if joined:
-                    # Square caps close each corner the sides met at, as the join did.
-                    alone.append(b"q 2 J " + b" ".join(joined) + b" Q")
-                out.append(data[cursor : path[0].start])
-                out.append(b" ".join(alone))
+                out += [data[cursor : path[0].start], _stroked(edges, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
@@ -128,9 +131,24 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
     return b"".join(out)
 
 
+def _filled(pieces: list[Rect], paint: bytes) -> bytes:
+    """Each piece a rectangle painted on its own, as the whole was (one path of several
+    would no longer be a plain rectangle fill to the hidden-content analysis), with what
+    lay between the path and its painting (MuPDF writes the colour there)."""
+    return b" ".join(_re(piece) + paint for piece in pieces)
+
+
+def _stroked(edges: tuple[list[bytes], list[bytes]], paint: bytes) -> bytes:
+    alone, joined = ([edge + paint for edge in group] for group in edges)
+    if joined:
+        # Square caps close each corner the sides met at, as the join did.
+        alone.append(b"q 2 J " + b" ".join(joined) + b" Q")
+    return b" ".join(alone)
+
+
 def _rectangles(path: list[Operation]) -> list[Rect] | None:
     """The rectangles of a path of "re"s alone (each perhaps closed again with "h")."""
-    rects = []
+    rects: list[Rect] = []
     for op in path:
         if op.operator == b"h" and rects:
             continue
@@ -142,15 +160,12 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
     return rects
 
 
-def _pieces(
-    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], reach: float
-) -> list[Rect] | None:
+def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect] | None:
     """The pieces of the rectangles `rects` around `boxes`, in their own space, clear of
-    each box by the gap and `reach` (in the same space); None when they stay as they
-    are (no box touches them, one holds them all, the transformation turns or skews
+    each box by the gap; None when they stay as they are (no box touches them, one holds them all, the transformation turns or skews
     them, or two overlap: painted one by one they would not paint what the path did
     under the even-odd rule, nor a translucent colour)."""
-    grown = _grown(boxes, ctm, reach)
+    grown = _grown(boxes, ctm, 0.0)
     if not grown or _held(_bounds(rects), grown) or not _touch(_bounds(rects), grown):
         return None
     if not _disjoint(rects):
@@ -179,6 +194,12 @@ def _disjoint(rects: list[Rect]) -> bool:
 Point = tuple[float, float]
 
 
+def _corners(rect: Rect) -> list[Point]:
+    """A rectangle's outline, closed."""
+    x0, y0, x1, y1 = rect
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+
+
 def _polylines(path: list[Operation], *, closed: bool) -> list[list[Point]] | None:
     """The subpaths of a path of straight sides ("re"s, or "m" then "l"s, each perhaps
     closed by "h", the last perhaps by painting with "s") as their corners, the first
@@ -193,8 +214,7 @@ def _polylines(path: list[Operation], *, closed: bool) -> list[list[Point]] | No
             return None
         if name == b"re":
             x, y, width, height = numbers
-            lines.append([(x, y), (x + width, y), (x + width, y + height), (x, y + height)])
-            lines[-1].append(lines[-1][0])
+            lines.append(_corners((x, y, x + width, y + height)))
         elif name == b"m":
             lines.append([(numbers[0], numbers[1])])
         elif name == b"l":
@@ -227,7 +247,8 @@ def _edges(
         return None
     # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
     cut_around = _grown(boxes, ctm, 2 * reach)
-    alone, joined = [], []
+    alone: list[bytes] = []
+    joined: list[bytes] = []
     for line in lines:
         for start, end in zip(line, line[1:], strict=False):
             for a, b in _outside(start, end, cut_around):

@@ -66,6 +66,10 @@ def test_a_mark_on_a_footer_band_leaves_the_band_and_its_white_text(outline: boo
     words = [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
     assert {"One", "College", "Anchor", "Road,", "Bristol"} <= set(words)
     assert "Square" not in words
+    # The outline stays on the band's edges: none drawn around the pieces, across it.
+    edges = [s.round() for s in _strokes(pymupdf.open(stream=output, filetype="pdf")[0])]
+    assert all(e.x0 == e.x1 in (0, 595) or e.y0 == e.y1 in (736, 842) for e in edges)
+    assert len(edges) == (4 if outline else 0)
     assert verify(pdf, output, [mark]).ok
 
 
