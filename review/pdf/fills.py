@@ -104,7 +104,7 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
-                    else b" ".join(map(_re, rects)) + fill  # the redaction's to take
+                    else b" ".join(map(_re, rects)) + fill  # as it was, for the redaction
                 )
                 out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
@@ -162,9 +162,10 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
 
 def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect] | None:
     """The pieces of the rectangles `rects` around `boxes`, in their own space, clear of
-    each box by the gap; None when they stay as they are (no box touches them, one holds them all, the transformation turns or skews
-    them, or two overlap: painted one by one they would not paint what the path did
-    under the even-odd rule, nor a translucent colour)."""
+    each box by the gap; None when they stay as they are (no box touches them, one
+    holds them all, the transformation turns or skews them, or two overlap: painted one
+    by one they would not paint what the path did under the even-odd rule, nor a
+    translucent colour)."""
     grown = _grown(boxes, ctm, 0.0)
     if not grown or _held(_bounds(rects), grown) or not _touch(_bounds(rects), grown):
         return None
