@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
-from review.pdf.geometry import pdf_to_page
+from review.pdf.geometry import intersects, pdf_to_page, within
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in a content stream's space
 Matrix = tuple[float, float, float, float, float, float]
@@ -187,7 +187,7 @@ def _disjoint(rects: list[Rect]) -> bool:
         for other in ordered[i + 1 :]:
             if other[0] >= rect[2]:
                 break
-            if _overlap(rect, other):
+            if intersects(rect, other):
                 return False
     return True
 
@@ -314,11 +314,11 @@ def _grown(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
 
 
 def _touch(rect: Rect, boxes: list[Rect]) -> bool:
-    return any(_overlap(rect, box) for box in boxes)
+    return any(intersects(rect, box) for box in boxes)
 
 
 def _held(rect: Rect, boxes: list[Rect]) -> bool:
-    return any(_inside(rect, box) for box in boxes)
+    return any(within(rect, box) for box in boxes)
 
 
 def _bounds(rects: Sequence[Rect]) -> Rect:
@@ -332,7 +332,7 @@ def _bounds(rects: Sequence[Rect]) -> Rect:
 
 def _minus(rect: Rect, box: Rect) -> list[Rect]:
     """`rect` without `box`: up to four rectangles, above, below, left and right."""
-    if not _overlap(rect, box):
+    if not intersects(rect, box):
         return [rect]
     x0, y0, x1, y1 = rect
     bx0, by0, bx1, by1 = box
@@ -343,14 +343,6 @@ def _minus(rect: Rect, box: Rect) -> list[Rect]:
         (bx1, max(y0, by0), x1, min(y1, by1)),  # right
     ]
     return [part for part in parts if part[2] > part[0] and part[3] > part[1]]
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _inside(a: Rect, b: Rect) -> bool:
-    return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
 
 
 def _rect(r: Sequence[float]) -> Rect:
