@@ -1,7 +1,7 @@
-"""Content streams token by token (Django-free): a lexer just enough to find operators
-and their operands (`lex`), and `spell_out_quotes`, which writes the "'" and '"'
-operators out as the operators they stand for, because MuPDF's content filter, which
-every redaction runs, loses their line move.
+"""Content streams token by token (Django-free): `read_content`, a lexer just enough to
+find operators and their operands (`lex`), and `spell_out_quotes`, which writes the "'"
+and '"' operators out as the operators they stand for, because MuPDF's content filter,
+which every redaction runs, loses their line move.
 """
 
 from __future__ import annotations
@@ -102,23 +102,29 @@ def spell_out_quotes(doc: pymupdf.Document) -> None:
     for page in doc:
         streams.update(dict.fromkeys(page.get_contents()))
         streams.update(dict.fromkeys(form[0] for form in page.get_xobjects()))
-    pdf = mupdf.pdf_specifics(doc.this)
     for xref in streams:
-        if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
-            continue  # no operators in it: an image codec's bomb (pdf.js's bomb_giant.pdf)
-        try:
-            buffer, cut_short = mupdf.fz_read_best(
-                mupdf.pdf_open_stream_number(pdf, xref), 0, MAX_CONTENT_BYTES
-            )
-        except (RuntimeError, mupdf.FzErrorBase):
-            continue  # damaged: MuPDF draws nothing of it either
-        if cut_short:
-            continue  # a compression bomb: not read whole
-        data = buffer.fz_buffer_extract()
+        data = read_content(doc, xref)
         if data and _QUOTE_AFTER_STRING.search(data):
             spelled = quotes_spelled_out(data)
             if spelled != data:
                 doc.update_stream(xref, spelled)
+
+
+def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
+    """The decoded content stream `xref`, or None where it holds no operators to read:
+    damaged (MuPDF draws nothing of it either), a compression bomb (not read whole), or
+    under an image codec's filter (pdf.js's bomb_giant.pdf)."""
+    if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
+        return None
+    try:
+        buffer, cut_short = mupdf.fz_read_best(
+            mupdf.pdf_open_stream_number(mupdf.pdf_specifics(doc.this), xref),
+            0,
+            MAX_CONTENT_BYTES,
+        )
+    except (RuntimeError, mupdf.FzErrorBase):
+        return None
+    return None if cut_short else buffer.fz_buffer_extract()
 
 
 def quotes_spelled_out(data: bytes) -> bytes:

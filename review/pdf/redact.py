@@ -39,6 +39,7 @@ from review.pdf.geometry import (
 )
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.render import REVIEW_DPI, page_png
+from review.pdf.resources import name_every_resource
 
 BLACK = (0.0, 0.0, 0.0)
 WHITE = (1.0, 1.0, 1.0)
@@ -130,7 +131,9 @@ def _burn_in_prepare(
                 except ValueError:
                     continue
     doc.bake(annots=True, widgets=True)
-    spell_out_quotes(doc)  # before any redaction or cleaning save
+    # Before any redaction or cleaning save:
+    spell_out_quotes(doc)
+    name_every_resource(doc)
     return per_page
 
 

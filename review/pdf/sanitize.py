@@ -52,6 +52,7 @@ from review.pdf.glyph_cut import Glyph, drop_glyphs
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
 from review.pdf.redact import SAVE_OPTIONS, open_pdf
 from review.pdf.render import MUPDF_ERRORS
+from review.pdf.resources import name_every_resource
 
 CATALOG_KEYS = (
     "Names",  # EmbeddedFiles, JavaScript, templates
@@ -89,8 +90,9 @@ OBJECT_KEYS = (
 def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
-        spell_out_quotes(doc)  # before any redaction or cleaning save
-        _resources_on_pages(doc)
+        # Before any redaction or cleaning save:
+        spell_out_quotes(doc)
+        name_every_resource(doc)
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
@@ -128,29 +130,6 @@ def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> Non
     obj = pymupdf.mupdf.pdf_trailer(pdf) if xref == -1 else pymupdf.mupdf.pdf_load_object(pdf, xref)
     for key in keys:
         pymupdf.mupdf.pdf_dict_dels(obj, key)
-
-
-def _resources_on_pages(doc: pymupdf.Document) -> None:
-    """Every page names its resources itself, and the page tree's nodes hold none. A page
-    without /Resources uses its node's; once burn-in's redactions give a page resources
-    of its own, whatever the node holds is drawn by no page but stays in the file (seen:
-    a LibreOffice form whose field values baking had put there)."""
-    nodes: set[int] = set()
-    for page in doc:
-        inherited = None
-        own = doc.xref_get_key(page.xref, "Resources")[0] != "null"
-        kind, parent = doc.xref_get_key(page.xref, "Parent")
-        while kind == "xref":
-            node = int(parent.split()[0])
-            nodes.add(node)
-            if not own and inherited is None:
-                found, value = doc.xref_get_key(node, "Resources")
-                inherited = value if found != "null" else None
-            kind, parent = doc.xref_get_key(node, "Parent")
-        if inherited is not None:
-            doc.xref_set_key(page.xref, "Resources", inherited)
-    for node in nodes:
-        _delete_keys(doc, node, ("Resources",))
 
 
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:

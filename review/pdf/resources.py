@@ -1,0 +1,170 @@
+"""Every page and every form XObject it draws names its resources itself (Django-free).
+
+A form XObject without /Resources, or whose /Resources lack a name its content uses,
+draws with what the page (or the form that draws it) names: MuPDF looks a missing name
+up in each enclosing resource dictionary in turn, innermost first, and so do other
+viewers; PDF 1.1 producers relied on it. MuPDF's content filter, which every redaction
+and every cleaning save runs, writes each stream's resources anew from its own
+dictionary only: whatever it drew through an enclosing one is lost (qpdf's
+form-xobjects-some-resources1.pdf lost an image, ...2.pdf a line of text). So before
+any such save (`name_every_resource`), page resources inherited from the page tree are
+put on the page, and each form a page draws is given, in its own /Resources, each
+resource its content uses from where MuPDF would find it.
+
+Residual: a form drawn in two places whose enclosing dictionaries give one name two
+different resources keeps the first; Type 3 glyph procedures and tiling pattern cells
+are not followed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+
+from review.pdf.content import read_content
+
+# An operator whose name operand (the one just before it) names a resource, by category.
+_CATEGORY_OF = {
+    b"Do": "XObject",
+    b"gs": "ExtGState",
+    b"sh": "Shading",
+    b"cs": "ColorSpace",
+    b"CS": "ColorSpace",
+    b"scn": "Pattern",
+    b"SCN": "Pattern",
+    b"BDC": "Properties",
+    b"DP": "Properties",
+    b"Tf": "Font",
+}
+_DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "Pattern"})
+_WHITE = rb"\x00\t\n\f\r "
+_NAME = rb"/([^" + _WHITE + rb"()<>\[\]{}/%]+)"
+_END = rb"(?=[" + _WHITE + rb"()<>\[\]{}/%]|\Z)"
+# Names found this way inside a string or an inline image's data are harmless: a name
+# no enclosing dictionary has is left alone, and one it has costs an unused entry.
+_USE = re.compile(_NAME + rb"[" + _WHITE + rb"]*(Do|gs|sh|cs|CS|scn|SCN|BDC|DP)" + _END)
+_FONT_USE = re.compile(
+    _NAME + rb"[" + _WHITE + rb"]+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[" + _WHITE + rb"]*(Tf)" + _END
+)
+_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def name_every_resource(doc: pymupdf.Document) -> None:
+    """Put inherited page resources on the pages, and complete the /Resources of every
+    form XObject the pages draw from the dictionaries enclosing it (module docstring)."""
+    _resources_on_pages(doc)
+    forms = _Forms(doc)
+    for page in doc:
+        drawn: set[tuple[str, str]] = set()
+        for xref in page.get_contents():
+            drawn |= forms.uses(xref)
+        forms.complete_drawn((page.xref,), drawn)
+
+
+class _Forms:
+    """Completes the forms of one document, each stream read once."""
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self.doc = doc
+        self._uses: dict[int, set[tuple[str, str]]] = {}
+        # Forms whose every use their own /Resources name, and those under them: later
+        # places that draw one find nothing to add (the first place wins).
+        self._complete: set[int] = set()
+        # (page, form): a form is completed once per page at most, however many forms
+        # of the page draw it.
+        self._visited: set[tuple[int, int]] = set()
+
+    def complete_drawn(self, chain: tuple[int, ...], drawn: set[tuple[str, str]]) -> bool:
+        """Complete each form that the stream owned by `chain[-1]` draws (its `drawn`
+        resource uses), then the forms each of those draws. `chain`: the objects whose
+        /Resources enclose the stream, outermost (the page) first. Whether every form
+        drawn here is complete now."""
+        doc, all_complete = self.doc, True
+        for category, name in sorted(drawn):
+            if category != "XObject":
+                continue
+            form = _form(doc, _resolve(doc, chain, category, name))
+            if form is None or form in self._complete or form in chain:
+                continue  # not a form, done, or drawing itself
+            if (chain[0], form) in self._visited:
+                all_complete = False
+                continue
+            self._visited.add((chain[0], form))
+            own = self.uses(form)
+            named = True
+            for use_category, use_name in own:
+                key = f"Resources/{use_category}/{use_name}"
+                if doc.xref_get_key(form, key)[0] != "null":
+                    continue
+                value = _resolve(doc, chain, use_category, use_name)
+                if value is None:
+                    named = False  # drawn with nothing here; another place may have it
+                else:
+                    doc.xref_set_key(form, key, value)
+            if self.complete_drawn((*chain, form), own) and named:
+                self._complete.add(form)
+            else:
+                all_complete = False
+        return all_complete
+
+    def uses(self, xref: int) -> set[tuple[str, str]]:
+        """The resources (category, name) the content stream `xref` names."""
+        if xref not in self._uses:
+            data = read_content(self.doc, xref) or b""
+            found = set()
+            for match in (*_USE.finditer(data), *_FONT_USE.finditer(data)):
+                name = _ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), match[1]).decode("latin-1")
+                category = _CATEGORY_OF[match[2]]
+                # A slash in a name would read as a key path; the device spaces are no
+                # resources.
+                if "/" not in name and not (category == "ColorSpace" and name in _DEVICE_SPACES):
+                    found.add((category, name))
+            self._uses[xref] = found
+        return self._uses[xref]
+
+
+def _resolve(doc: pymupdf.Document, chain: tuple[int, ...], category: str, name: str) -> str | None:
+    """The resource `name` of `category` as MuPDF finds it for a stream enclosed by
+    `chain`: from the innermost /Resources that has it (PDF source text), or None."""
+    for owner in reversed(chain):
+        kind, value = doc.xref_get_key(owner, f"Resources/{category}/{name}")
+        if kind != "null":
+            return value
+    return None
+
+
+def _form(doc: pymupdf.Document, value: str | None) -> int | None:
+    """The xref of the form XObject `value` refers to, or None."""
+    if value is None or not value.endswith(" 0 R"):
+        return None
+    try:
+        xref = int(value.split()[0])
+        subtype = doc.xref_get_key(xref, "Subtype")
+    except (ValueError, RuntimeError):
+        return None  # a broken reference: MuPDF draws nothing of it either
+    return xref if subtype == ("name", "/Form") else None
+
+
+def _resources_on_pages(doc: pymupdf.Document) -> None:
+    """Every page names its resources itself, and the page tree's nodes hold none. A page
+    without /Resources uses its node's; once burn-in's redactions give a page resources
+    of its own, whatever the node holds is drawn by no page but stays in the file (seen:
+    a LibreOffice form whose field values baking had put there)."""
+    nodes: set[int] = set()
+    for page in doc:
+        inherited = None
+        own = doc.xref_get_key(page.xref, "Resources")[0] != "null"
+        kind, parent = doc.xref_get_key(page.xref, "Parent")
+        while kind == "xref":
+            node = int(parent.split()[0])
+            nodes.add(node)
+            if not own and inherited is None:
+                found, value = doc.xref_get_key(node, "Resources")
+                inherited = value if found != "null" else None
+            kind, parent = doc.xref_get_key(node, "Parent")
+        if inherited is not None:
+            doc.xref_set_key(page.xref, "Resources", inherited)
+    pdf = pymupdf.mupdf.pdf_specifics(doc.this)
+    for node in nodes:
+        pymupdf.mupdf.pdf_dict_dels(pymupdf.mupdf.pdf_load_object(pdf, node), "Resources")
