@@ -94,14 +94,14 @@ class _Forms:
             own = self.uses(form)
             named = True
             for use_category, use_name in own:
-                key = f"Resources/{use_category}/{use_name}"
-                if doc.xref_get_key(form, key)[0] != "null":
+                keys = ("Resources", use_category, use_name)
+                if doc.xref_get_key(form, "/".join(keys))[0] != "null":
                     continue
                 value = _resolve(doc, chain, use_category, use_name)
                 if value is None:
                     named = False  # drawn with nothing here; another place may have it
                 else:
-                    doc.xref_set_key(form, key, value)
+                    _put(doc, form, keys, value)
             if self.complete_drawn((*chain, form), own) and named:
                 self._complete.add(form)
             else:
@@ -132,6 +132,20 @@ def _resolve(doc: pymupdf.Document, chain: tuple[int, ...], category: str, name:
         if kind != "null":
             return value
     return None
+
+
+def _put(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) -> None:
+    """Set the entry at the path `keys` of object `xref` (missing dictionaries made),
+    writing into the object where a dictionary on the path is one (PyMuPDF sets no path
+    that runs through an indirect object)."""
+    for depth in range(1, len(keys)):
+        kind, found = doc.xref_get_key(xref, "/".join(keys[:depth]))
+        if kind == "xref":
+            _put(doc, int(found.split()[0]), keys[depth:], value)
+            return
+        if kind != "dict":
+            break  # missing: made along the path below
+    doc.xref_set_key(xref, "/".join(keys), value)
 
 
 def _form(doc: pymupdf.Document, value: str | None) -> int | None:

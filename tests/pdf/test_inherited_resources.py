@@ -17,6 +17,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 
 BLACK, GREY = 0, 128
+INDIRECT = "indirect"
 # Where the nested form draws its image, in pixels at 72 dpi (PDF 0..100 from the
 # bottom of a 300 pt page).
 IMAGE_PIXEL = (50, 250)
@@ -47,6 +48,12 @@ def nested_forms(outer_image: int | None, inner_resources: str, outer_own: bool 
     black, grey = _grey_images(doc, BLACK, GREY)
     font = doc.get_new_xref()
     doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    if inner_resources == INDIRECT:  # /Resources, and its /XObject, objects of their own
+        xobjects = doc.get_new_xref()
+        doc.update_object(xobjects, "<<>>")
+        resources = doc.get_new_xref()
+        doc.update_object(resources, f"<</XObject {xobjects} 0 R>>")
+        inner_resources = f"/Resources {resources} 0 R"
     inner = _form(
         doc,
         b"q 100 0 0 100 0 0 cm /Im Do Q BT /F1 12 Tf 120 40 Td (Inner form line) Tj ET",
@@ -90,7 +97,7 @@ def _words(pdf: bytes) -> list[str]:
 
 
 def test_an_image_a_form_draws_through_the_page_resources_is_still_drawn():
-    for inner_resources in ("", "/Resources<<>>", "/Resources<</XObject<<>>>>"):
+    for inner_resources in ("", "/Resources<<>>", "/Resources<</XObject<<>>>>", INDIRECT):
         pdf = nested_forms(outer_image=None, inner_resources=inner_resources)
         assert _grey_at_image(pdf) == BLACK  # the page's /Im, as the reviewer saw it
         assert _grey_at_image(released(pdf)) == BLACK, inner_resources
