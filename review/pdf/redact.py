@@ -48,8 +48,10 @@ STAMP_MAX_SIZE = 8.0
 # Below this the stamp is unreadable on screen and in print; keep the fill only.
 STAMP_MIN_SIZE = 3.0
 # Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
-# same bytes (MuPDF otherwise draws a fresh random /ID on every save).
-SAVE_OPTIONS = {"garbage": 4, "deflate": True, "clean": True, "no_new_id": True}
+# same bytes (MuPDF otherwise draws a fresh random /ID on every save). Garbage is
+# collected but alike objects are not merged (`garbage=4`): MuPDF draws some merged
+# soft masks differently (PyMuPDF's test_3450.pdf lost its check boxes).
+SAVE_OPTIONS = {"garbage": 3, "deflate": True, "clean": True, "no_new_id": True}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
