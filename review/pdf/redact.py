@@ -40,6 +40,7 @@ from review.pdf.geometry import (
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import name_every_resource
+from review.pdf.text_state import explicit_text_state, restore_text_state
 
 BLACK = (0.0, 0.0, 0.0)
 WHITE = (1.0, 1.0, 1.0)
@@ -52,6 +53,8 @@ STAMP_MIN_SIZE = 3.0
 # collected but alike objects are not merged (`garbage=4`): MuPDF draws some merged
 # soft masks differently (PyMuPDF's test_3450.pdf lost its check boxes).
 SAVE_OPTIONS = {"garbage": 3, "deflate": True, "clean": True, "no_new_id": True}
+# Saving again after `text_state.restore_text_state`: cleaning would drop what it wrote.
+RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -144,9 +147,10 @@ def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
     doc = open_pdf(pdf)
     try:
         per_page = _burn_in_prepare(doc, marks)
+        explicit = explicit_text_state(doc)  # before any redaction
         for page_no in sorted(per_page):
             _burn_page(doc[page_no], per_page[page_no])
-        return doc.tobytes(**SAVE_OPTIONS)
+        return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, RESAVE_OPTIONS)
     finally:
         doc.close()
 

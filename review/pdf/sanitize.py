@@ -50,9 +50,10 @@ from review.pdf.content import operations, spell_out_quotes
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import Glyph, drop_glyphs
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
-from review.pdf.redact import SAVE_OPTIONS, open_pdf
+from review.pdf.redact import RESAVE_OPTIONS, SAVE_OPTIONS, open_pdf
 from review.pdf.render import MUPDF_ERRORS
 from review.pdf.resources import name_every_resource
+from review.pdf.text_state import explicit_text_state, restore_text_state
 
 CATALOG_KEYS = (
     "Names",  # EmbeddedFiles, JavaScript, templates
@@ -93,6 +94,7 @@ def sanitize(pdf: bytes) -> bytes:
         # Before any redaction or cleaning save:
         spell_out_quotes(doc)
         name_every_resource(doc)
+        explicit = explicit_text_state(doc)
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
@@ -115,7 +117,7 @@ def sanitize(pdf: bytes) -> bytes:
         _drop_object_metadata(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
-        return doc.tobytes(**SAVE_OPTIONS)
+        return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, RESAVE_OPTIONS)
     finally:
         doc.close()
 
