@@ -1,7 +1,7 @@
 """Content streams token by token (Django-free): `read_content`, a lexer just enough to
-find operators and their operands (`lex`), and `spell_out_quotes`, which writes the "'"
-and '"' operators out as the operators they stand for, because MuPDF's content filter,
-which every redaction runs, loses their line move.
+find operators and their operands (`lex`), and `spell_out_for_the_filter`, which writes
+out the operators that MuPDF's content filter, which every redaction runs, would draw
+otherwise (quote operators, moves back to the start of a line).
 """
 
 from __future__ import annotations
@@ -22,6 +22,15 @@ _IMAGE_FILTER = re.compile(r"/(JBIG2Decode|DCTDecode|JPXDecode|CCITTFaxDecode)\b
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
+SHOWS = (b"Tj", b"TJ", b"'", b'"')  # the operators that show text
+# A move to the start of the line by nothing, and a leading of 0 ("0 TL", "x 0 TD") or
+# none set in the stream: where `line_starts_spelled_out` has work.
+_ZERO = rb"(?<![0-9.])[-+]?(?:0+\.?0*|\.0+)[\x00\t\n\f\r ]*"
+_ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
+# User space units: `line_starts_spelled_out` moves by this, as little as the filter's
+# single-precision arithmetic still tells apart from no move up to some 8,000 units.
+_NUDGE = 1e-3
+_NO_LEADING = re.compile(_ZERO + rb"T(?:L|D)(?![A-Za-z*])|\A(?![\s\S]*T[LD])")
 
 
 def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
@@ -90,24 +99,96 @@ def is_operand(word: bytes) -> bool:
     return True
 
 
-def spell_out_quotes(doc: pymupdf.Document) -> None:
-    """Rewrite the content streams of every page, and the form XObjects they draw,
-    where they show text with "'" or '"' (move to the next line, then show), as "T*"
-    and "Tj" ('"' sets its word and character spacing first with "Tw" and "Tc"): the
-    same drawing. MuPDF 1.28's content filter, which every redaction and every save
-    that cleans content runs, turns the pending line move before such an operator into
-    "TD", which also sets the leading, so every later line lands elsewhere, often off
-    the page (pdf.js's bug1337429.pdf lost all its text)."""
-    streams = {}
+def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
+    """Rewrite the content streams of every page, and the form XObjects they draw, where
+    MuPDF 1.28's content filter, which every redaction and every save that cleans
+    content runs, would draw them differently:
+
+    - text shown with "'" or '"' (move to the next line, then show) becomes "T*" and
+      "Tj" ('"' sets its word and character spacing first with "Tw" and "Tc"): the
+      filter turned the pending line move before such an operator into "TD", which also
+      sets the leading, so every later line landed elsewhere, often off the page
+      (pdf.js's bug1337429.pdf lost all its text);
+    - a move to the start of the line that moves no further ("0 0 Td", "0 0 TD", "T*"
+      with no leading) becomes "Tm" with the line's matrix: the filter took it for no
+      move at all, but after text is shown it returns to where the line began. Typeset
+      formulas draw a glyph over another that way ("ħ" as a bar and an "h": PyMuPDF's
+      test_3780.pdf lost it to an "h" beside a bar)."""
+    streams: dict[int, float | None] = {}
     for page in doc:
-        streams.update(dict.fromkeys(page.get_contents()))
-        streams.update(dict.fromkeys(form[0] for form in page.get_xobjects()))
-    for xref in streams:
+        for n, xref in enumerate(page.get_contents()):
+            streams.setdefault(xref, 0.0 if n == 0 else None)  # a page starts with no leading
+        for form in page.get_xobjects():
+            streams.setdefault(form[0], None)  # a form inherits it
+    for xref, leading in streams.items():
         data = read_content(doc, xref)
-        if data and _QUOTE_AFTER_STRING.search(data):
-            spelled = quotes_spelled_out(data)
-            if spelled != data:
-                doc.update_stream(xref, spelled)
+        if not data:
+            continue
+        spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
+        if _ZERO_MOVE.search(spelled) or (b"T*" in spelled and _NO_LEADING.search(spelled)):
+            spelled = line_starts_spelled_out(spelled, leading)
+        if spelled != data:
+            doc.update_stream(xref, spelled)
+
+
+def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
+    """`data` with each move to the start of the line that moves no further written as
+    "Tm" with the line's matrix (`spell_out_for_the_filter`). `leading`: the leading in
+    force where `data` starts, None when not known (then "T*" is left until "TL" or
+    "TD" sets it)."""
+    out: list[bytes] = []
+    cursor = 0
+    line: list[float] | None = None  # the text line matrix, when known
+    saved: list[float | None] = []
+    shown = False  # text shown since the line matrix was last set: a move back is one
+    for op in operations(data):
+        numbers = _floats(op.operands)
+        replacement = None
+        if op.operator == b"q":
+            saved.append(leading)
+        elif op.operator == b"Q":
+            leading = saved.pop() if saved else None
+        elif op.operator in SHOWS:
+            shown = True
+        elif op.operator == b"BT":
+            line, shown = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], False
+        elif op.operator == b"ET":
+            line = None
+        elif op.operator == b"TL":
+            leading = numbers[0] if numbers and len(numbers) == 1 else None
+        elif op.operator == b"Tm":
+            line = numbers if numbers and len(numbers) == 6 else None
+            shown = False
+        elif op.operator in (b"Td", b"TD", b"T*"):
+            if op.operator == b"T*":
+                move = None if leading is None else (0.0, -leading)
+            else:
+                move = (numbers[0], numbers[1]) if numbers and len(numbers) == 2 else None
+                if op.operator == b"TD":
+                    leading = None if move is None else -move[1]
+            if line is None or move is None:
+                line = None
+            elif move == (0.0, 0.0) and not shown:
+                if op.operator == b"TD":
+                    replacement = b"0 TL"  # no move, but the leading it sets
+            elif move == (0.0, 0.0):
+                # The filter also drops a "Tm" equal to the last one it wrote: nudge it
+                # (by far less than a pixel), one way and then the other.
+                nudge = _NUDGE if len(out) % 2 else -_NUDGE
+                matrix = [*line[:4], line[4] + nudge, line[5]]
+                replacement = b" ".join(_number(v) for v in matrix) + b" Tm"
+                if op.operator == b"TD":
+                    replacement = b"0 TL " + replacement
+            else:
+                tx, ty = move
+                a, b, c, d, e, f = line
+                line = [a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f]
+            shown = False
+        if replacement is not None:
+            out.append(data[cursor : op.start] + replacement)
+            cursor = op.end
+    out.append(data[cursor:])
+    return b"".join(out)
 
 
 def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
@@ -154,6 +235,17 @@ class Operation(NamedTuple):
     end: int  # after the operator
     operator: bytes
     operands: list[bytes]
+
+
+def _floats(operands: list[bytes]) -> list[float] | None:
+    try:
+        return [float(x) for x in operands]
+    except ValueError:
+        return None
+
+
+def _number(value: float) -> bytes:
+    return (b"%.6f" % value).rstrip(b"0").rstrip(b".") or b"0"
 
 
 def operations(data: bytes) -> Iterator[Operation]:

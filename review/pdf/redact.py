@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.content import spell_out_quotes
+from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
 from review.pdf.geometry import (
     Box,
@@ -137,7 +137,7 @@ def _burn_in_prepare(
                     continue
     doc.bake(annots=True, widgets=True)
     # Before any redaction or cleaning save:
-    spell_out_quotes(doc)
+    spell_out_for_the_filter(doc)
     name_every_resource(doc)
     return per_page
 

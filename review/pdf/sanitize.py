@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator
 
 import pymupdf
 
-from review.pdf.content import operations, spell_out_quotes
+from review.pdf.content import operations, spell_out_for_the_filter
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import Glyph, drop_glyphs
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
@@ -92,7 +92,7 @@ def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
         # Before any redaction or cleaning save:
-        spell_out_quotes(doc)
+        spell_out_for_the_filter(doc)
         name_every_resource(doc)
         explicit = explicit_text_state(doc)
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}

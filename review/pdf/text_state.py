@@ -25,11 +25,10 @@ import re
 
 import pymupdf
 
-from review.pdf.content import operations, read_content
+from review.pdf.content import SHOWS, operations, read_content
 
 # The text state operators a form can set, with their default values.
 DEFAULTS = {b"Tc": b"0", b"Tw": b"0", b"Tz": b"100", b"TL": b"0", b"Ts": b"0", b"Tr": b"0"}
-_SHOWS = (b"Tj", b"TJ", b"'", b'"')
 _DELIMITED = rb"(?![^\x00\t\n\f\r ()<>\[\]{}/%])"
 _TEXT_STATE = re.compile(rb"(?<![^\x00\t\n\f\r ()<>\[\]{}/%])T[cwzLsr]" + _DELIMITED)
 # Bytes before a "Do" searched for the text state set for it.
@@ -124,7 +123,7 @@ def _set_before_text(data: bytes) -> set[bytes]:
         return set()  # not lexed: most forms set none, and some are large
     found = set()
     for operation in operations(data):
-        if operation.operator in _SHOWS:
+        if operation.operator in SHOWS:
             break
         if operation.operator in DEFAULTS:
             found.add(operation.operator)

@@ -1,0 +1,87 @@
+"""A move back to the start of the line survives burn-in and sanitize
+(`content.line_starts_spelled_out`).
+
+"0 0 Td" (or "T*" with no leading) after some text returns to where the line began:
+typeset formulas draw one glyph over another that way ("ħ" as a bar, then an "h").
+MuPDF's content filter took it for no move and drew the "h" after the bar (PyMuPDF's
+test_3780.pdf, a physics paper); it also drops a "Tm" equal to the last one."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.content import line_starts_spelled_out
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+
+
+def overstruck(moves: bytes) -> bytes:
+    """A bar, then `moves`, then an "h" and an "x" on one line; a name on the next."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    font = doc.get_new_xref()
+    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    doc.xref_set_key(page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>>>")
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<<>>")
+    text = b"BT /F1 20 Tf 20 150 Td (-) Tj " + moves + b" ET"
+    text += b" BT /F1 12 Tf 20 60 Td (Officer Jane Example) Tj ET"
+    doc.update_stream(contents, text)
+    doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
+    return doc.tobytes()
+
+
+def origins(pdf: bytes) -> list[tuple[str, float]]:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    blocks = page.get_text("rawdict", clip=pymupdf.Rect(0, 0, 300, 100))["blocks"]
+    return [
+        (char["c"], round(char["origin"][0], 1))
+        for block in blocks
+        for line in block["lines"]
+        for span in line["spans"]
+        for char in span["chars"]
+    ]
+
+
+def released(pdf: bytes) -> bytes:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    name = page.search_for("Jane")[0]
+    return sanitize(
+        burn_in(pdf, [RedactionMark(page=0, box=normalize(page, name), legal_reason="x")])
+    )
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        b"0 0 Td (h) Tj",
+        b"0 0 TD (h) Tj",
+        b"T* (h) Tj",  # no leading set: 0
+        b"5 0 TD (y) Tj T* (h) Tj",  # "5 0 TD" sets the leading to 0
+        b"(h) Tj 0 0 Td (x) Tj",  # twice on one line: the nudge alternates
+    ],
+)
+def test_a_glyph_drawn_over_another_stays_over_it(moves):
+    pdf = overstruck(b"0 0 Td " + moves if moves.startswith(b"(h)") else moves)
+    before = origins(pdf)
+    assert before[1][1] == before[0][1] or before[1][0] == "y"  # "h" over the bar
+    assert origins(released(pdf)) == before
+
+
+def test_a_move_by_nothing_becomes_the_lines_matrix():
+    assert line_starts_spelled_out(b"BT 2 0 0 2 10 10 Tm (a) Tj 0 0 Td (b) Tj ET") == (
+        b"BT 2 0 0 2 10 10 Tm (a) Tj 2 0 0 2 9.999 10 Tm (b) Tj ET"
+    )
+
+
+def test_a_line_feed_with_leading_is_left_alone():
+    data = b"BT 12 TL 2 0 0 2 10 10 Tm (a) Tj T* (b) Tj 0 -1 Td (c) Tj ET"
+    assert line_starts_spelled_out(data) == data
+
+
+def test_an_unknown_leading_leaves_a_line_feed_alone():
+    data = b"BT (a) Tj T* (b) Tj ET"
+    assert line_starts_spelled_out(data, leading=None) == data
+    assert line_starts_spelled_out(data, leading=0.0) != data
