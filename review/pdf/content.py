@@ -22,6 +22,11 @@ _IMAGE_FILTER = re.compile(r"/(JBIG2Decode|DCTDecode|JPXDecode|CCITTFaxDecode)\b
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
+# Regex pieces for finding operators by pattern: white space, a name operand (the name
+# without its slash is group 1), and the end of a token.
+WHITE = rb"[\x00\t\n\f\r ]"
+NAME = rb"/([^\x00\t\n\f\r ()<>\[\]{}/%]+)"
+TOKEN_END = rb"(?=[\x00\t\n\f\r ()<>\[\]{}/%]|\Z)"
 SHOWS = (b"Tj", b"TJ", b"'", b'"')  # the operators that show text
 # A move to the start of the line by nothing, and a leading of 0 ("0 TL", "x 0 TD") or
 # none set in the stream: where `line_starts_spelled_out` has work.

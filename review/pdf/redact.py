@@ -54,7 +54,7 @@ STAMP_MIN_SIZE = 3.0
 # soft masks differently (PyMuPDF's test_3450.pdf lost its check boxes).
 SAVE_OPTIONS = {"garbage": 3, "deflate": True, "clean": True, "no_new_id": True}
 # Saving again after `text_state.restore_text_state`: cleaning would drop what it wrote.
-RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
+_RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -106,12 +106,27 @@ def check_page(page: int, page_count: int) -> None:
         raise ValueError(f"mark on page {page} outside 0..{page_count - 1}")
 
 
+def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
+    """Ready `doc` for MuPDF's content filter, which every redaction and every cleaning
+    save runs: operators it would draw otherwise written out, every form naming its own
+    resources. Returns the text state the forms set, which `save` restores after it."""
+    spell_out_for_the_filter(doc)
+    name_every_resource(doc)
+    return explicit_text_state(doc)
+
+
+def save(doc: pymupdf.Document, explicit: frozenset[bytes]) -> bytes:
+    """`doc` as one full, cleaned revision, with the forms' text state `explicit`
+    (from `ready_for_the_filter`, before any redaction) restored."""
+    return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, _RESAVE_OPTIONS)
+
+
 def _burn_in_prepare(
     doc: pymupdf.Document, marks: Sequence[RedactionMark]
-) -> dict[int, list[RedactionMark]]:
+) -> tuple[dict[int, list[RedactionMark]], frozenset[bytes]]:
     """The burn-in's steps before any page is burned: the marks by page (each page
     checked), foreign redaction annotations dropped, annotations and form fields baked
-    into the page content."""
+    into the page content, the document readied for the filter (what `save` needs)."""
     per_page: dict[int, list[RedactionMark]] = defaultdict(list)
     for mark in marks:
         check_page(mark.page, doc.page_count)
@@ -136,21 +151,17 @@ def _burn_in_prepare(
                 except ValueError:
                     continue
     doc.bake(annots=True, widgets=True)
-    # Before any redaction or cleaning save:
-    spell_out_for_the_filter(doc)
-    name_every_resource(doc)
-    return per_page
+    return per_page, ready_for_the_filter(doc)
 
 
 def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
     """Apply the approved `marks` to `pdf` and return the rewritten file."""
     doc = open_pdf(pdf)
     try:
-        per_page = _burn_in_prepare(doc, marks)
-        explicit = explicit_text_state(doc)  # before any redaction
+        per_page, explicit = _burn_in_prepare(doc, marks)
         for page_no in sorted(per_page):
             _burn_page(doc[page_no], per_page[page_no])
-        return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, RESAVE_OPTIONS)
+        return save(doc, explicit)
     finally:
         doc.close()
 
@@ -169,7 +180,7 @@ def removed_areas(pdf: bytes, marks: Sequence[RedactionMark]) -> list[tuple[int,
     """
     doc = open_pdf(pdf)
     try:
-        per_page = _burn_in_prepare(doc, marks)
+        per_page, _ = _burn_in_prepare(doc, marks)
         areas: list[tuple[int, Box]] = []
         for page_no in sorted(per_page):
             page = doc[page_no]

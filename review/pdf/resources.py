@@ -22,7 +22,7 @@ import re
 
 import pymupdf
 
-from review.pdf.content import read_content
+from review.pdf.content import NAME, TOKEN_END, WHITE, read_content
 
 # An operator whose name operand (the one just before it) names a resource, by category.
 _CATEGORY_OF = {
@@ -38,14 +38,11 @@ _CATEGORY_OF = {
     b"Tf": "Font",
 }
 _DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "Pattern"})
-_WHITE = rb"\x00\t\n\f\r "
-_NAME = rb"/([^" + _WHITE + rb"()<>\[\]{}/%]+)"
-_END = rb"(?=[" + _WHITE + rb"()<>\[\]{}/%]|\Z)"
 # Names found this way inside a string or an inline image's data are harmless: a name
 # no enclosing dictionary has is left alone, and one it has costs an unused entry.
-_USE = re.compile(_NAME + rb"[" + _WHITE + rb"]*(Do|gs|sh|cs|CS|scn|SCN|BDC|DP)" + _END)
+_USE = re.compile(NAME + WHITE + rb"*(Do|gs|sh|cs|CS|scn|SCN|BDC|DP)" + TOKEN_END)
 _FONT_USE = re.compile(
-    _NAME + rb"[" + _WHITE + rb"]+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[" + _WHITE + rb"]*(Tf)" + _END
+    NAME + WHITE + rb"+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)" + WHITE + rb"*(Tf)" + TOKEN_END
 )
 _ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
@@ -84,7 +81,7 @@ class _Forms:
         for category, name in sorted(drawn):
             if category != "XObject":
                 continue
-            form = _form(doc, _resolve(doc, chain, category, name))
+            form = form_xref(doc, _resolve(doc, chain, category, name))
             if form is None or form in self._complete or form in chain:
                 continue  # not a form, done, or drawing itself
             if (chain[0], form) in self._visited:
@@ -148,7 +145,7 @@ def _put(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) ->
     doc.xref_set_key(xref, "/".join(keys), value)
 
 
-def _form(doc: pymupdf.Document, value: str | None) -> int | None:
+def form_xref(doc: pymupdf.Document, value: str | None) -> int | None:
     """The xref of the form XObject `value` refers to, or None."""
     if value is None or not value.endswith(" 0 R"):
         return None

@@ -46,14 +46,12 @@ from collections.abc import Callable, Iterator
 
 import pymupdf
 
-from review.pdf.content import operations, spell_out_for_the_filter
+from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import Glyph, drop_glyphs
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
-from review.pdf.redact import RESAVE_OPTIONS, SAVE_OPTIONS, open_pdf
+from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
-from review.pdf.resources import name_every_resource
-from review.pdf.text_state import explicit_text_state, restore_text_state
 
 CATALOG_KEYS = (
     "Names",  # EmbeddedFiles, JavaScript, templates
@@ -91,10 +89,7 @@ OBJECT_KEYS = (
 def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
-        # Before any redaction or cleaning save:
-        spell_out_for_the_filter(doc)
-        name_every_resource(doc)
-        explicit = explicit_text_state(doc)
+        explicit = ready_for_the_filter(doc)  # before any redaction or cleaning save
         off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
         if off_groups:
             _drop_hidden_content(doc, off_groups)
@@ -117,7 +112,7 @@ def sanitize(pdf: bytes) -> bytes:
         _drop_object_metadata(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
-        return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, RESAVE_OPTIONS)
+        return save(doc, explicit)
     finally:
         doc.close()
 

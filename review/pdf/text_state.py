@@ -25,15 +25,15 @@ import re
 
 import pymupdf
 
-from review.pdf.content import SHOWS, operations, read_content
+from review.pdf.content import NAME, SHOWS, TOKEN_END, WHITE, operations, read_content
+from review.pdf.resources import form_xref
 
 # The text state operators a form can set, with their default values.
 DEFAULTS = {b"Tc": b"0", b"Tw": b"0", b"Tz": b"100", b"TL": b"0", b"Ts": b"0", b"Tr": b"0"}
-_DELIMITED = rb"(?![^\x00\t\n\f\r ()<>\[\]{}/%])"
-_TEXT_STATE = re.compile(rb"(?<![^\x00\t\n\f\r ()<>\[\]{}/%])T[cwzLsr]" + _DELIMITED)
+_TEXT_STATE = re.compile(rb"(?<![^\x00\t\n\f\r ()<>\[\]{}/%])T[cwzLsr]" + TOKEN_END)
 # Bytes before a "Do" searched for the text state set for it.
 _WINDOW = 200
-_DRAWS = re.compile(rb"/([^\x00\t\n\f\r ()<>\[\]{}/%]+)[\x00\t\n\f\r ]*Do" + _DELIMITED)
+_DRAWS = re.compile(NAME + WHITE + rb"*Do" + TOKEN_END)
 
 
 def explicit_text_state(doc: pymupdf.Document) -> frozenset[bytes]:
@@ -82,25 +82,18 @@ def _reset_around_forms(
         return
 
     def wrapped(match: re.Match[bytes]) -> bytes:
-        kind, value = doc.xref_get_key(owner, "Resources/XObject/" + match[1].decode("latin-1"))
-        if kind != "xref":
+        value = doc.xref_get_key(owner, "Resources/XObject/" + match[1].decode("latin-1"))[1]
+        form = form_xref(doc, value)
+        if form is None:
             return match[0]
-        form = int(value.split()[0])
         if form not in shows_text:
-            content = read_content(doc, form) if _is_form(doc, form) else None
+            content = read_content(doc, form)
             shows_text[form] = content is not None and b"BT" in content
         return b"q " + reset + b" " + match[0] + b" Q" if shows_text[form] else match[0]
 
     changed = _DRAWS.sub(wrapped, data)
     if changed != data:
         doc.update_stream(stream, changed)
-
-
-def _is_form(doc: pymupdf.Document, xref: int) -> bool:
-    try:
-        return doc.xref_get_key(xref, "Subtype") == ("name", "/Form")
-    except (ValueError, RuntimeError):
-        return False
 
 
 def _set_for_forms(data: bytes) -> set[bytes]:
