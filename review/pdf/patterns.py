@@ -228,7 +228,34 @@ def _find_numbers(text: str) -> Iterator[Hit]:
         elif kind == "ipv4":
             octets = value.split(".")
             if all(int(o) <= 255 and (o == "0" or not o.startswith("0")) for o in octets):
-                yield Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv4", value)
+                if _numbers_a_section(text, start, value):
+                    yield Hit(IP_ADDRESS, start, end, 0.3, "regex.ipv4_section", value)
+                else:
+                    yield Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv4", value)
+
+
+# What numbers a section or a version, written just before the number.
+_SECTION_CUE = (
+    r"(?:\b(?:see|clause|sub-?clause|section|sect|paragraph|para|annex|appendix|article|"
+    r"art|chapter|table|figure|fig|step|item|requirement|version|ver|release|rev|revision|"
+    r"build|firmware)\.?|§)[ \n]*"
+)
+_SECTION_CUE_BEFORE = re.compile(_SECTION_CUE + "$", re.I)
+_IP_CUE = re.compile(r"\b(?:IP|IPv4|host|server|gateway|DNS|address)\b", re.I)
+
+
+def _numbers_a_section(text: str, start: int, value: str) -> bool:
+    """Whether a dotted quad numbers a section of the text rather than addressing a
+    host: a section cue just before it ("See 6.4.3.11", "version 1.2.0.4") or before
+    the same number elsewhere on the page, or the number it is a part of heading a line
+    ("6.4.4" over "6.4.4.1"). An IP cue before it wins ("server 10.0.0.1")."""
+    if cue_before(_IP_CUE, text, start, 30):
+        return False
+    if _SECTION_CUE_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    number, parent = re.escape(value), re.escape(value.rpartition(".")[0])
+    heading = rf"(?:^|\n)[ \t]*{parent}(?:\.?[ \t\n]|$)"
+    return re.search(rf"(?i:{_SECTION_CUE}){number}(?!\d)|{heading}", text) is not None
 
 
 _IBAN_LENGTHS = {

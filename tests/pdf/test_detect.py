@@ -624,6 +624,32 @@ def test_dotted_or_colon_number_that_is_no_ip_is_not_marked(line: str) -> None:
     assert "ip_address" not in categories_found([line])
 
 
+SECTIONS = [
+    "6.4.4 Determination of safety goals",
+    "6.4.4.1 A safety goal shall be determined for each hazardous event.",
+    "The highest ASIL of those in accordance with 6.4.4.1 applies.",
+    "See 6.4.3.11 and firmware 1.2.0.4 for the exceptions.",
+]
+
+
+def test_dotted_quads_numbering_sections_are_proposed_below_the_default_threshold() -> None:
+    marks = [m for m in detect(simple_pdf(SECTIONS), policy()).marks if m.category == "ip_address"]
+
+    assert len({m.group for m in marks}) == 4
+    assert all(m.confidence < 0.5 and m.detector == "regex.ipv4_section" for m in marks)
+    assert "ip_address" not in categories_found(SECTIONS, min_confidence={"ip_address": 0.5})
+
+
+def test_an_ip_cue_wins_over_a_section_heading_of_the_same_shape() -> None:
+    lines = ["6.4.4 Network", "The gateway 6.4.4.1 answered.", "Requirement 6.4.4.2 applies."]
+    marks = [m for m in detect(simple_pdf(lines), policy()).marks if m.category == "ip_address"]
+
+    assert {m.detector: m.confidence for m in marks} == {
+        "regex.ipv4": 0.85,
+        "regex.ipv4_section": 0.3,
+    }
+
+
 def test_search_term_matches_any_case_and_spacing() -> None:
     values = found_values(["Notes by JANE   johnson and acme holdings."], "search_term")
     assert [core(v) for v in values] == ["janejohnson", "acmeholdings"]
