@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import Quad, area_of, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
@@ -120,6 +121,8 @@ def find_hidden(
         doc = pymupdf.open(stream=pdf, filetype="pdf")
     else:
         doc = pymupdf.open(pdf, filetype="pdf")
+    if doc is not pdf:
+        fit_font_metrics(doc)  # as detection measured the glyphs it hashed
     try:
         layered = layers_on(doc)
         found: list[HiddenContent] = []

@@ -28,6 +28,7 @@ from pymupdf import mupdf
 
 from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
+from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import (
     Box,
     Quad,
@@ -79,6 +80,7 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
     if any(doc.page_xref(number) == 0 for number in range(doc.page_count)):
         _pages_made_objects(doc)
         doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
+    fit_font_metrics(doc)
     return doc
 
 

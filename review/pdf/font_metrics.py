@@ -1,0 +1,72 @@
+"""Font descriptors whose ascent and descent no glyph needs, brought within reach
+(Django-free).
+
+MuPDF boxes every glyph from its font descriptor's /Ascent to its /Descent, and so do
+text extraction, detection's mark boxes, the redaction filter (which takes every glyph
+whose box a mark touches) and the release gate. Some producers write metrics far beyond
+any glyph: Word embeds Cambria with the metrics of Cambria Math from the same font
+collection, 3.1 em above the baseline and 2.5 below (PyMuPDF's test_2979.pdf, pdf.js's
+issue4665.pdf), and some fonts claim more than their own bounding box holds (Palatino
+at 2.4 em in PyMuPDF's test_2904.pdf, whose /FontBBox ends at 1.2). A box around one
+word in such a font spans five lines, and redacting it takes words from the lines above
+and below. Rendering never reads these values: glyphs are drawn from their outlines.
+
+`fit_font_metrics` rewrites them in the open document (the release keeps the fitted
+values, so every reader measures its text as the reviewer's preview did): into the
+font's bounding box where they span more than `_TALL_EM`, and where that still spans
+more than `_MOST_EM`, to a text font's usual reach.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pymupdf
+from pymupdf import mupdf
+
+# Thousandths of an em. No text or math font in the corpora the project is checked on
+# spans more than 3.7 em with honest metrics (TeX's cmex10, whose big delimiters do).
+_MOST_EM = 4000
+# Metrics spanning up to this are left as they are, within their bounding box or not:
+# text fonts span 1.1 to 1.5 em, CJK fonts up to 2.9 (Source Han Sans's 1.8 and -1.05).
+_TALL_EM = 2000
+_USUAL_ASCENT, _USUAL_DESCENT = 1000, -300
+_ASCENT = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Ascent)
+_DESCENT = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Descent)
+_FONT_BBOX = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_FontBBox)
+
+
+def fit_font_metrics(doc: pymupdf.Document) -> None:
+    """Bring every font descriptor's /Ascent and /Descent within reach (see above).
+    Read through MuPDF's own calls: detection pays for this on every document."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    for xref in range(1, doc.xref_length()):
+        try:
+            descriptor = mupdf.pdf_load_object(pdf, xref)
+        except (RuntimeError, mupdf.FzErrorBase):
+            continue  # a damaged or dangling object: MuPDF's reading of it stands
+        ascent = mupdf.pdf_dict_get_real(descriptor, _ASCENT)  # 0 for any other object
+        descent = mupdf.pdf_dict_get_real(descriptor, _DESCENT)
+        if ascent - descent <= 0 or not math.isfinite(ascent - descent):
+            continue
+        bbox = mupdf.pdf_dict_get_rect(descriptor, _FONT_BBOX)  # normalized; empty if none
+        fitted = _fitted(ascent, descent, (bbox.y1, bbox.y0) if bbox.y0 < 0 < bbox.y1 else None)
+        if fitted != (ascent, descent):
+            mupdf.pdf_dict_put_real(descriptor, _ASCENT, fitted[0])
+            mupdf.pdf_dict_put_real(descriptor, _DESCENT, fitted[1])
+
+
+def _fitted(ascent: float, descent: float, bbox: tuple[float, float] | None) -> tuple[float, float]:
+    """`bbox` is the top and bottom of the font's bounding box, when it is a sane one."""
+    if ascent - descent <= _TALL_EM:
+        return ascent, descent
+    if bbox is not None:
+        top, bottom = bbox
+        if 0 < ascent > top:
+            ascent = top
+        if 0 > descent < bottom:
+            descent = bottom
+    if ascent - descent > _MOST_EM:
+        ascent = min(ascent, _USUAL_ASCENT)
+        descent = max(descent, _USUAL_DESCENT)
+    return ascent, descent
