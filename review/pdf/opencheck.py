@@ -120,9 +120,37 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
             messages = pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines()
             if not all(ROUTINE_REPAIR_MESSAGE.fullmatch(m) for m in messages):
                 raise PdfRejected("malformed", "the PDF is damaged (truncated or corrupt)")
+        try:
+            scaled = _user_unit(doc)
+        except Exception as exc:  # a page object MuPDF cannot read
+            raise PdfRejected("malformed", "the PDF's page tree cannot be read") from exc
+        if scaled is not None:
+            number, unit = scaled
+            raise PdfRejected(
+                "user_unit",
+                f"page {number + 1} sets /UserUnit {unit:g}; pages measured in a unit other"
+                " than the point are not supported",
+            )
         return OpenCheck(
             page_count=page_count, repaired=repaired, permission_flags=permission_flags
         )
+
+
+def _user_unit(doc: pymupdf.Document) -> tuple[int, float] | None:
+    """The first page (0-based) that sets a /UserUnit other than 1, and the unit.
+
+    MuPDF draws and extracts such a page scaled (a large-format drawing at /UserUnit 72
+    is 72 times its boxes; 0 makes it empty, -3 three times), but its crop box as written: detection, burn-in and the gate
+    would measure it in two units at once, and take visible text for text outside the
+    crop box."""
+    for number in range(doc.page_count):
+        xref = doc.page_xref(number)
+        if not xref:
+            continue
+        kind, value = doc.xref_get_key(xref, "UserUnit")
+        if kind in ("int", "float") and float(value) != 1:
+            return number, float(value)
+    return None
 
 
 # ------------------------------------------------------------ detection's page check

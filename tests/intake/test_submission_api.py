@@ -1,6 +1,7 @@
 import threading
 import uuid
 
+import pymupdf
 import pytest
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
@@ -100,6 +101,7 @@ def test_reused_idempotency_key_with_a_different_payload_is_refused_with_409(api
         ("encrypted", "encrypted"),
         ("truncated", "malformed"),
         ("too_many_pages", "too_many_pages"),
+        ("user_unit", "user_unit"),
         ("too_large", "too_large"),
         ("unknown_jurisdiction", "unknown_jurisdiction"),
         ("duplicate_path", "duplicate_path"),
@@ -123,6 +125,10 @@ def test_bad_submission_gets_a_named_400_and_is_recorded_as_rejected(
         files = [upload("cut.pdf", whole[: len(whole) // 2])]
     elif case == "too_many_pages":
         files = [upload("long.pdf", pdf_bytes(4))]
+    elif case == "user_unit":
+        doc = pymupdf.open(stream=good, filetype="pdf")
+        doc.xref_set_key(doc[0].xref, "UserUnit", "72")
+        files = [upload("drawing.pdf", doc.tobytes())]
     elif case == "too_large":
         settings.INTAKE_MAX_FILE_BYTES = len(good) - 1
         files = [upload("big.pdf", good)]

@@ -91,3 +91,39 @@ def test_a_page_tree_claiming_more_pages_than_can_be_counted_is_refused_as_malfo
 
     assert refused.value.code == "malformed"
     assert "page tree" in str(refused.value)
+
+
+def pages_with_user_units(*units: str | None) -> bytes:
+    doc = pymupdf.open()
+    for unit in units:
+        page = doc.new_page(width=300, height=200)
+        page.insert_text((20, 150), "Reviewed by the clerk.")
+        if unit is not None:
+            doc.xref_set_key(page.xref, "UserUnit", unit)
+    return doc.tobytes()
+
+
+def test_a_page_measured_in_a_user_unit_is_refused_naming_the_page_and_unit():
+    """pdf.js's issue19176.pdf (/UserUnit 72): MuPDF measures the page's text 72 times
+    its crop box, so its visible words were taken for text outside the crop box and
+    removed from the release, and marks were placed in the wrong unit."""
+    with pytest.raises(PdfRejected) as refused:
+        open_check(pages_with_user_units(None, "2"), max_pages=10)
+
+    assert refused.value.code == "user_unit"
+    assert "page 2 sets /UserUnit 2" in refused.value.message
+
+
+@pytest.mark.parametrize("unit", ["0.5", "0", "-3"])
+def test_any_user_unit_mupdf_scales_by_is_refused(unit):
+    with pytest.raises(PdfRejected) as refused:
+        open_check(pages_with_user_units(unit), max_pages=10)
+
+    assert refused.value.code == "user_unit"
+
+
+@pytest.mark.parametrize("unit", ["1", "1.0"])
+def test_a_user_unit_of_one_point_is_admitted(unit):
+    check = open_check(pages_with_user_units(unit), max_pages=10)
+
+    assert check.page_count == 1
