@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import math
 import pathlib
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import Quad, area_of, intersects, quad, within
@@ -236,7 +238,7 @@ def analyse_page(
         shown = _images_seen_whole(paint.images, images, area, painters)
         hidden.extend(g for g in hidden_images if paint.images[g.seqno] not in shown)
     if layered is not None:
-        hidden.extend(_off_layer_content(layered, page))
+        hidden.extend(_off_layer_content(layered, page, trace))
     return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
 
 
@@ -303,26 +305,63 @@ def _images_seen_whole(
     }
 
 
+def layers_off(doc: pymupdf.Document) -> dict[int, str]:
+    """The optional-content groups a viewer hides, by xref, with their names: as MuPDF
+    draws the pages (the default configuration, for viewing). PyMuPDF's get_ocgs()
+    reports a group without a /Usage dictionary as on, whatever the configuration says
+    (pdf.js's issue12007_reduced.pdf: two pictures and their captions off)."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    root = mupdf.pdf_dict_get(mupdf.pdf_trailer(pdf), mupdf.PDF_ENUM_NAME_Root)
+    groups = mupdf.pdf_dict_getl(root, mupdf.PDF_ENUM_NAME_OCProperties, mupdf.PDF_ENUM_NAME_OCGs)
+    off = {}
+    for i in range(mupdf.pdf_array_len(groups)):
+        group = mupdf.pdf_array_get(groups, i)
+        if mupdf.pdf_is_ocg_hidden(pdf, mupdf.PdfResourceStack(), "View", group):
+            name = mupdf.pdf_dict_get(group, mupdf.PDF_ENUM_NAME_Name)
+            off[mupdf.pdf_to_num(group)] = mupdf.pdf_to_text_string(name)
+    return off
+
+
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:
     """A second copy of `doc` with every optional-content group on, or None when no
     group is off. MuPDF leaves off-layer content out of every trace and extraction."""
-    if not any(not group["on"] for group in doc.get_ocgs().values()):
+    if not layers_off(doc):
         return None
     copy = pymupdf.open("pdf", doc.tobytes())
-    for config in copy.layer_ui_configs():
-        copy.set_layer_ui_config(config["number"], pymupdf.PDF_OC_ON)
-    return copy
+    copy.set_layer(-1, basestate="ON", on=list(copy.get_ocgs()), off=[])
+    return pymupdf.open("pdf", copy.tobytes())  # MuPDF reads the configuration on opening
 
 
-def _off_layer_content(layered: pymupdf.Page, page: pymupdf.Page) -> Iterator[HiddenGlyph]:
-    off = {group["name"] for group in page.parent.get_ocgs().values() if not group["on"]}
+def _off_layer_content(
+    layered: pymupdf.Page, page: pymupdf.Page, trace: list[dict]
+) -> Iterator[HiddenGlyph]:
+    """The glyphs and images the page draws only with every layer on (`trace` is the
+    page's own): whatever names the layer, a group or a membership dictionary (/OCMD)
+    that has no name of its own."""
+    spans = Counter(_span_key(span) for span in trace)
     for span in layered.get_texttrace():
-        if span.get("layer") in off:
-            for char in span["chars"]:
-                yield HiddenGlyph(HIDDEN_LAYER, quad(char[3]), chr(char[0]), span["seqno"])
-    for seqno, (kind, bbox, layer) in enumerate(layered.get_bboxlog(layers=True)):
-        if kind == "fill-image" and layer in off:
+        key = _span_key(span)
+        if spans[key]:
+            spans[key] -= 1
+            continue
+        for char in span["chars"]:
+            yield HiddenGlyph(HIDDEN_LAYER, quad(char[3]), chr(char[0]), span["seqno"])
+    images = Counter(_rounded(bbox) for kind, bbox in page.get_bboxlog() if kind == "fill-image")
+    for seqno, (kind, bbox) in enumerate(layered.get_bboxlog()):
+        if kind != "fill-image":
+            continue
+        if images[_rounded(bbox)]:
+            images[_rounded(bbox)] -= 1
+        else:
             yield HiddenGlyph(HIDDEN_LAYER, quad(bbox), "", seqno)
+
+
+def _span_key(span: dict) -> tuple:
+    return tuple(char[0] for char in span["chars"]), _rounded(span["bbox"])
+
+
+def _rounded(box: Sequence[float]) -> tuple[float, ...]:
+    return tuple(round(v, 1) for v in box)
 
 
 def _span_kind(span: dict, box: Quad, painters: Painters | None) -> str | None:

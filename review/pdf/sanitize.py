@@ -49,7 +49,7 @@ import pymupdf
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import Glyph, drop_glyphs
-from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
+from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
 
@@ -90,7 +90,7 @@ def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
         explicit = ready_for_the_filter(doc)  # before any redaction or cleaning save
-        off_groups = {xref for xref, group in doc.get_ocgs().items() if not group["on"]}
+        off_groups = set(layers_off(doc))
         if off_groups:
             _drop_hidden_content(doc, off_groups)
         hidden_image_boxes: dict[int, Counter[tuple[int, int, int, int]]] = {}

@@ -1,0 +1,87 @@
+"""Content an OFF layer hides is found, reported and removed whatever names the layer:
+a group the default configuration lists under /OFF with no /Usage dictionary, drawn
+through a form XObject whose /OC is a membership dictionary (/OCMD) with no name.
+
+pdf.js's issue12007_reduced.pdf (from Illustrator) is such a file: PyMuPDF's get_ocgs()
+reported its two OFF groups as on, so detection reported nothing and sanitize kept the
+forms and dropped /OCProperties, and the release showed two pictures and their captions
+that no reviewer had seen."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, detect
+from review.pdf.hidden import HIDDEN_LAYER, layers_off, layers_on
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+SEEN = "Quarterly figures for the board"
+UNSEEN = "Draft note for Jane Roe only"
+
+
+def layered_pdf() -> bytes:
+    """A page that shows SEEN, and draws UNSEEN through a form whose /OC is an /OCMD
+    naming a group the default configuration turns off."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 40), SEEN)
+    font = doc.get_new_xref()
+    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    group, membership, form = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(group, "<</Type/OCG/Name(Layer Test 2 - Not Vis)>>")
+    doc.update_object(membership, f"<</Type/OCMD/OCGs {group} 0 R>>")
+    doc.update_object(
+        form,
+        f"<</Type/XObject/Subtype/Form/BBox[0 0 300 200]/OC {membership} 0 R"
+        f"/Resources<</Font<</F1 {font} 0 R>>>>>>",
+    )
+    doc.update_stream(form, f"BT /F1 11 Tf 20 120 Td ({UNSEEN}) Tj ET".encode())
+    kind, resources = doc.xref_get_key(page.xref, "Resources")
+    owner = int(resources.split()[0]) if kind == "xref" else page.xref
+    doc.xref_set_key(
+        owner, "XObject" if kind == "xref" else "Resources/XObject", f"<</Fm0 {form} 0 R>>"
+    )
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<<>>")
+    doc.update_stream(contents, b"q /Fm0 Do Q")
+    doc.xref_set_key(page.xref, "Contents", f"[{page.get_contents()[0]} 0 R {contents} 0 R]")
+    doc.xref_set_key(
+        doc.pdf_catalog(),
+        "OCProperties",
+        f"<</OCGs[{group} 0 R]/D<</Order[{group} 0 R]/OFF[{group} 0 R]>>>>",
+    )
+    return doc.tobytes()
+
+
+def words(pdf: bytes) -> str:
+    return pymupdf.open(stream=pdf, filetype="pdf")[0].get_text()
+
+
+def test_a_group_the_configuration_turns_off_is_off_though_it_has_no_usage() -> None:
+    doc = pymupdf.open(stream=layered_pdf(), filetype="pdf")
+
+    assert list(layers_off(doc).values()) == ["Layer Test 2 - Not Vis"]
+    assert UNSEEN not in words(layered_pdf())  # as MuPDF draws it
+    layered = layers_on(doc)
+    assert layered is not None and UNSEEN in layered[0].get_text()
+
+
+def test_text_an_off_layer_hides_through_a_membership_dictionary_is_reported() -> None:
+    result = detect(layered_pdf(), DetectionPolicy(salt=b"s", ocr=False))
+
+    hidden = [m for m in result.marks if m.category == HIDDEN_CONTENT]
+    assert hidden and {m.needs_manual_review for m in hidden} == {HIDDEN_LAYER}
+    assert all(0.3 < m.box.y0 < 0.45 for m in hidden)  # the form's line, not the page's
+
+
+def test_sanitize_removes_what_the_off_layer_hid_and_keeps_what_was_seen() -> None:
+    pdf = layered_pdf()
+
+    released = sanitize(pdf)
+
+    shown = pymupdf.open(stream=released, filetype="pdf")
+    assert "OCProperties" not in shown.xref_object(shown.pdf_catalog())
+    assert SEEN in words(released) and UNSEEN not in words(released)
+    assert UNSEEN.encode() not in pymupdf.open(stream=released).tobytes(expand=True)
+    assert verify(pdf, released, []).ok
