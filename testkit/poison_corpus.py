@@ -20,7 +20,8 @@ on the page named by `bad_pages`:
 - huge_page: a 14400 x 14400 pt page (200 inches square, the largest the format
   allows): 400 million pixels at the reviewer's 100 dpi, and too large to show legibly
   at any resolution that fits the pixel limit.
-- huge_user_unit_page: the same page with UserUnit 10 (2000 inches square).
+- huge_user_unit_page: the same page with UserUnit 10 (2000 inches square). Admission
+  refuses it now (`user_unit`); it still shows the render limits hold.
 - broken_page_tree: the page tree counts three pages; its third kid is the tree's own
   root.
 """

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.render import CRASHED, NO_SUCH_PAGE, TIMEOUT, PdfUnrenderable, page_pixmap
 
@@ -120,10 +121,7 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
             messages = pymupdf.TOOLS.mupdf_warnings(reset=True).splitlines()
             if not all(ROUTINE_REPAIR_MESSAGE.fullmatch(m) for m in messages):
                 raise PdfRejected("malformed", "the PDF is damaged (truncated or corrupt)")
-        try:
-            scaled = _user_unit(doc)
-        except Exception as exc:  # a page object MuPDF cannot read
-            raise PdfRejected("malformed", "the PDF's page tree cannot be read") from exc
+        scaled = _user_unit(doc)
         if scaled is not None:
             number, unit = scaled
             raise PdfRejected(
@@ -144,7 +142,10 @@ def _user_unit(doc: pymupdf.Document) -> tuple[int, float] | None:
     would measure it in two units at once, and take visible text for text outside the
     crop box."""
     for number in range(doc.page_count):
-        xref = doc.page_xref(number)
+        try:
+            xref = doc.page_xref(number)
+        except (RuntimeError, ValueError, mupdf.FzErrorBase):
+            continue  # a broken page tree: detection's page check names the page
         if not xref:
             continue
         kind, value = doc.xref_get_key(xref, "UserUnit")

@@ -39,6 +39,10 @@ def _two_page_letter() -> bytes:
     return doc.tobytes(no_new_id=True)
 
 
+# Admission refuses a page measured in a user unit before detection could see it.
+ADMITTED_KINDS = tuple(kind for kind in POISON_KINDS if kind != "huge_user_unit_page")
+
+
 def _reason(kind: str) -> str:
     return f"unrenderable_page@p{poison_case(kind).bad_pages[0] + 1}:{CAUSE[kind]}"
 
@@ -87,7 +91,7 @@ def _event_types(item: ReviewItem) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("kind", POISON_KINDS)
+@pytest.mark.parametrize("kind", ADMITTED_KINDS)
 def test_poison_document_is_dead_lettered_at_detection_with_its_page_named(
     kind, django_capture_on_commit_callbacks
 ):
@@ -112,7 +116,17 @@ def test_poison_document_is_dead_lettered_at_detection_with_its_page_named(
     assert _claimed_item_id(_browser(sam).post("/claim-next/")) is None  # never the poison
 
 
-@pytest.mark.parametrize("kind", POISON_KINDS)
+def test_a_poison_page_measured_in_a_user_unit_is_refused_at_admission():
+    api = make_api_client("portal")
+
+    refused = submit(api, files=[upload("poison.pdf", poison_case("huge_user_unit_page").pdf)])
+
+    assert refused.status_code == 400
+    assert [e["code"] for e in refused.json()["errors"]] == ["user_unit"]
+    assert not ReviewItem.objects.exists()
+
+
+@pytest.mark.parametrize("kind", ADMITTED_KINDS)
 def test_reviewer_on_a_poison_page_is_told_freed_and_handed_other_work_next(kind):
     poison = _in_queue_unchecked(poison_case(kind).pdf, priority=0)  # the most urgent
     (other,) = admitted_items({"letter.pdf": LETTER})
