@@ -6,14 +6,18 @@ clipped-away second copy of a paragraph lying two points off the copy a reader s
 (pymupdf's test_4026.pdf).
 
 MuPDF's sanitize filter rewrites the page's content, and each form it draws as an
-instance of its own for this page, asking for every glyph shown whether to drop it. A
-glyph goes when its character and its origin are a target's: nothing else is touched.
+instance of its own for this page, asking for every glyph shown whether to drop it, in
+the order the page draws them. A glyph goes when its character and its origin are a
+target's and as many glyphs of that character were drawn there before it as the target
+says: an icon font's background glyph and the foreground drawn over it share an origin
+and, unmapped, a character, and only the hidden one goes. Nothing else is touched.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pymupdf
 from pymupdf import mupdf
@@ -23,17 +27,32 @@ from review.pdf.geometry import pdf_to_page
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only.
 _SAME_ORIGIN = 0.05
 
-Glyph = tuple[str, tuple[float, float]]  # character, origin in unrotated page space
+# Character, origin in unrotated page space, and how many glyphs of that character the
+# page draws at that origin before this one (as `get_texttrace` lists them).
+Glyph = tuple[str, tuple[float, float], int]
+
+
+@dataclass
+class _Target:
+    origin: tuple[float, float]
+    ranks: set[int]  # the occurrences to drop
+    seen: int = 0  # occurrences the filter has shown so far
 
 
 def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
-    """Remove from `page` each glyph showing a character of `glyphs` at its origin."""
+    """Remove from `page` each glyph of `glyphs`: its character at its origin, the
+    occurrence it names."""
     if not glyphs:
         return
     to_page = pdf_to_page(page)  # unrotated page space, where the trace measures origins
-    targets: dict[int, list[tuple[float, float]]] = {}
-    for char, origin in glyphs:
-        targets.setdefault(ord(char), []).append(origin)
+    targets: dict[int, list[_Target]] = {}
+    for char, origin, rank in glyphs:
+        at = targets.setdefault(ord(char), [])
+        same = next((t for t in at if same_origin(t.origin, origin)), None)
+        if same is None:
+            at.append(_Target(origin, {rank}))
+        else:
+            same.ranks.add(rank)
     chooser = _GlyphChooser(targets, to_page)
     factory = _SanitizeFactory(chooser)
     options = mupdf.PdfFilterOptions()
@@ -46,8 +65,30 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
         raise chooser.error
 
 
+def ranked(
+    page: pymupdf.Page, glyphs: Sequence[tuple[str, tuple[float, float], int]]
+) -> list[Glyph]:
+    """Each (character, origin, seqno of its span in `get_texttrace`) as a Glyph: with
+    how many glyphs of its character the page draws at its origin before it."""
+    if not glyphs:
+        return []
+    drawn = [
+        (span["seqno"], chr(char[0]), char[2])
+        for span in page.get_texttrace()
+        for char in span["chars"]
+    ]
+    return [
+        (
+            text,
+            origin,
+            sum(1 for n, c, at in drawn if n < seqno and c == text and same_origin(at, origin)),
+        )
+        for text, origin, seqno in glyphs
+    ]
+
+
 class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
-    def __init__(self, targets: dict[int, list[tuple[float, float]]], to_page: pymupdf.Matrix):
+    def __init__(self, targets: dict[int, list[_Target]], to_page: pymupdf.Matrix):
         super().__init__()
         self.use_virtual_text_filter()
         self.targets = targets
@@ -60,14 +101,18 @@ class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
             chars = struct.unpack(
                 f"{ucslen}i", bytes(mupdf.python_memoryview_from_memory(ucsbuf, 4 * ucslen, 0))
             )
-            origins = [o for c in chars for o in self.targets.get(c, ())]
-            if not origins:
+            targets = [t for c in chars for t in self.targets.get(c, ())]
+            if not targets:
                 return 0
             x = trm.e * ctm.a + trm.f * ctm.c + ctm.e
             y = trm.e * ctm.b + trm.f * ctm.d + ctm.f
             at = pymupdf.Point(x, y) * self.to_page
-            near = _SAME_ORIGIN
-            return int(any(abs(at.x - ox) < near and abs(at.y - oy) < near for ox, oy in origins))
+            drop = False
+            for target in targets:
+                if same_origin(target.origin, (at.x, at.y)):
+                    drop = drop or target.seen in target.ranks
+                    target.seen += 1
+            return int(drop)
         except Exception as exc:  # noqa: BLE001 - re-raised by drop_glyphs
             self.error = exc
             return 0
@@ -90,3 +135,8 @@ class _SanitizeFactory(mupdf.PdfFilterFactory2):
         return mupdf.ll_pdf_new_sanitize_filter(
             doc, chain, struct_parents, transform, options, self.chooser.internal()
         )
+
+
+def same_origin(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Two origins the trace and the filter give for one glyph: float noise apart."""
+    return abs(a[0] - b[0]) < _SAME_ORIGIN and abs(a[1] - b[1]) < _SAME_ORIGIN

@@ -48,7 +48,7 @@ import pymupdf
 
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
-from review.pdf.glyph_cut import Glyph, drop_glyphs
+from review.pdf.glyph_cut import drop_glyphs, ranked
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
@@ -133,18 +133,20 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     """Redact the hidden glyphs, text only, painting nothing, a run of them at a time:
     PyMuPDF rescans the page's annotations for each one added, so one per glyph made
     a page of thousands take minutes. One no redaction can take without cutting a seen
-    glyph goes alone, by character and origin (`glyph_cut`; none lies at a seen one's
-    origin with its character, `hidden._not_drawn_again`). Invisible glyphs are left
-    to `_drop_invisible_text`, which removes them all in one page-wide redaction."""
+    glyph goes alone, by character, origin and how many glyphs of that character the
+    page draws there before it (`glyph_cut`: an unmapped glyph may share the first two
+    with a seen one, an icon's background under its foreground). Invisible glyphs are
+    left to `_drop_invisible_text`, which removes them all in one page-wide redaction."""
     redactable: list[HiddenGlyph] = []
-    alone: list[Glyph] = []
+    alone: list[tuple[str, tuple[float, float], int]] = []
     for glyph in analysis.hidden:
         if not glyph.text or glyph.kind == INVISIBLE:
             continue
         if not _cuts_visible(analysis, glyph.rect):
             redactable.append(glyph)
         elif glyph.origin is not None:
-            alone.append((glyph.text, glyph.origin))
+            alone.append((glyph.text, glyph.origin, glyph.seqno))
+    drop_glyphs(page, ranked(page, alone))  # first: the trace's order is the content's
     runs = list(_hidden_runs(analysis, redactable))
     for rect in runs:
         page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
@@ -154,7 +156,6 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-    drop_glyphs(page, alone)
 
 
 def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Quad]:

@@ -17,13 +17,14 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_through_a_clip_that_cuts_nothing, set_resource
+from testkit.drawing import append_content, append_through_a_clip_that_cuts_nothing, set_resource
 
 
-def unmapped_glyphs_page() -> bytes:
+def unmapped_glyphs_page(operators: bytes | None = None) -> bytes:
     """Two glyphs of a CID font without /ToUnicode whose codes (12, 13) are not their
     glyph ids (112, 113), drawn through a clip that cuts nothing: a clip that is no
-    rectangle keeps the page from being settled as plain."""
+    rectangle keeps the page from being settled as plain. Or `operators` showing them,
+    as they are."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     page.insert_text((50, 50), "Tick the boxes that apply", fontsize=11)
@@ -49,7 +50,10 @@ def unmapped_glyphs_page() -> bytes:
         f"/DescendantFonts[{cid_font} 0 R]>>",
     )
     set_resource(page, "Font/T", f"{font} 0 R")
-    append_through_a_clip_that_cuts_nothing(page, b"BT /T 20 Tf 50 100 Td <000C000D> Tj ET")
+    if operators is None:
+        append_through_a_clip_that_cuts_nothing(page, b"BT /T 20 Tf 50 100 Td <000C000D> Tj ET")
+    else:
+        append_content(page, operators)
     return doc.tobytes()
 
 
@@ -74,3 +78,24 @@ def test_a_glyph_extraction_cannot_map_is_kept_by_its_origin_whatever_the_trace_
     assert kept(dot, extracted)
     assert not kept((ord("."), 15, (40.0, 62.0), dot[3]), extracted)  # nothing there
     assert not kept((ord("B"), 37, (40.0, 60.0), dot[3]), extracted)  # another letter
+
+
+def test_a_hidden_glyph_under_a_seen_one_of_the_same_character_goes_alone() -> None:
+    """An icon font (pdf.js's bug1146106.pdf, weather icons on a map): each icon is a
+    white background glyph with a blue glyph drawn over it at the same origin, both
+    unmapped (U+FFFD). The white one is hidden (white on white); cutting it by character
+    and origin cut the blue one too, and the release lost every icon, unnoticed."""
+    white_then_blue = (
+        b"BT /T 20 Tf 1 1 1 rg 50 100 Td <000C> Tj ET BT /T 20 Tf 0 0 1 rg 50 100 Td <000D> Tj ET"
+    )
+    pdf = unmapped_glyphs_page(white_then_blue)
+    assert [h.kind for h in find_hidden(pdf)] == ["same_colour"]
+
+    released = sanitize(burn_in(pdf, []))
+
+    page = pymupdf.open(stream=released, filetype="pdf")[0]
+    drawn = [(char[1], span["color"]) for span in page.get_texttrace() for char in span["chars"]]
+    assert (113, (0.0, 0.0, 1.0)) in drawn  # the seen glyph
+    assert all(gid != 112 for gid, _ in drawn)  # the hidden one is gone
+    assert find_hidden(released) == []
+    assert verify(pdf, released, []).ok
