@@ -207,6 +207,25 @@ def _scan_page(
     return found
 
 
+def _drawn_text_found(
+    page: pymupdf.Page, index: int, policy: DetectionPolicy, finder: Finder, found: list[Found]
+) -> list[Found]:
+    """Hits in the glyphs the page draws where some /ActualText stands in for them in
+    extraction (an empty one hid a shipping order's addresses, PyMuPDF's test_4546.pdf),
+    but those `found` already has at the same place."""
+    textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_IGNORE_ACTUALTEXT)
+    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+    page_text = PageText(textpage, words)
+    seen = {(f.hit.category, f.text_hash, tuple(round(v) for v in f.rects[0])) for f in found}
+    drawn = []
+    for hit in finder.hits(page_text.text):
+        rects = page_text.boxes(hit.start, hit.end)
+        text_hash = policy.text_hash(hit.normalized)
+        if rects and (hit.category, text_hash, tuple(round(v) for v in rects[0])) not in seen:
+            drawn.append(Found(index, rects, hit, SOURCE_TEXT, text_hash, hit.reason))
+    return drawn
+
+
 class _Crop:
     """Stands in for the page in geometry.normalize, which only reads `cropbox`."""
 
@@ -326,9 +345,12 @@ def detect(
             except Exception as exc:
                 raise DetectionError(f"page {index}: cannot read ({type(exc).__name__})") from None
             found.extend(page_found)
-            findings.extend(
-                _hidden_content_step(page_hidden, page, layered[index] if layered else None)
+            hidden_here, actual_text = _hidden_content_step(
+                page_hidden, page, layered[index] if layered else None
             )
+            findings.extend(hidden_here)
+            if actual_text:
+                found.extend(_drawn_text_found(page, index, policy, finder, page_found))
         if ocr is not None and ocr.deferred:
             raise OcrUnfinished(ocr.read, ocr.read + ocr.deferred)
         entities, added, entity_groups = (

@@ -24,11 +24,13 @@ SHOWN_AS_HYPHEN = frozenset("\u2011\u00ad")
 # (`kept`).
 _FAKE_BOLD_REACH = 4
 # With an unbounded clip rectangle, extraction drops only what clipping paths cut away;
-# ligatures are expanded so characters count as in the trace. No images: a broken one
-# fails the whole extraction (pdf.js's issue6113.pdf).
-CLIPPED_FLAGS = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP) & ~(
-    pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES
-)
+# ligatures are expanded so characters count as in the trace, and glyphs are read as
+# drawn, as the trace reads them, not as a marked-content /ActualText says (an empty one
+# made a shipping order's addresses look clipped away, PyMuPDF's test_4546.pdf). No
+# images: a broken one fails the whole extraction (pdf.js's issue6113.pdf).
+CLIPPED_FLAGS = (
+    pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_CLIP | pymupdf.TEXT_IGNORE_ACTUALTEXT
+) & ~(pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_IMAGES)
 
 
 def kept_by_clips(

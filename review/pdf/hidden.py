@@ -106,6 +106,7 @@ class PageAnalysis:
     visible: list[_Span]
     # Invisible OCR text over its scan: seen as the image, dropped by sanitize all the same.
     ocr_layer: list[Quad] = field(default_factory=list)
+    actual_text: bool = False  # `PaintLog.actual_text`
 
     @property
     def has_invisible_text(self) -> bool:
@@ -130,21 +131,24 @@ def find_hidden(
         found: list[HiddenContent] = []
         for page in doc:
             if pages is None or page.number in pages:
-                found.extend(page_hidden(page, layered[page.number] if layered else None))
+                found.extend(page_hidden(page, layered[page.number] if layered else None)[0])
         return found
     finally:
         if doc is not pdf:
             doc.close()
 
 
-def page_hidden(page: pymupdf.Page, layered: pymupdf.Page | None = None) -> list[HiddenContent]:
-    """Every piece of hidden content of one page, runs of glyphs of one kind merged.
-    `layered` is the page of `layers_on` (None when no layer is off)."""
+def page_hidden(
+    page: pymupdf.Page, layered: pymupdf.Page | None = None
+) -> tuple[list[HiddenContent], bool]:
+    """Every piece of hidden content of one page, runs of glyphs of one kind merged, and
+    whether some /ActualText stands in for drawn glyphs. `layered` is the page of
+    `layers_on` (None when no layer is off)."""
     analysis = analyse_page(page, layered)
     found = list(_merged(page.number, analysis.hidden))
     if page.annot_xrefs():  # one cheap call; most pages have no annotations
         found.extend(_hidden_annotations(page))
-    return found
+    return found, analysis.actual_text
 
 
 def analyse_page(
@@ -167,7 +171,7 @@ def analyse_page(
     area: Quad = (0.0, 0.0, crop.width, crop.height)
     paint = PaintLog.of(page, area)
     if paint.plain and layered is None and not exhaustive:
-        return PageAnalysis(hidden=[], visible=[])
+        return PageAnalysis(hidden=[], visible=[], actual_text=paint.actual_text)
     log = paint.log
     trace = page.get_texttrace()
     painters = Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
@@ -239,7 +243,7 @@ def analyse_page(
         hidden.extend(g for g in hidden_images if paint.images[g.seqno] not in shown)
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page, trace))
-    return PageAnalysis(hidden=hidden, visible=visible, ocr_layer=ocr_layer)
+    return PageAnalysis(hidden, visible, ocr_layer, paint.actual_text)
 
 
 def _with_last_advance(span: dict, box: Quad) -> Quad:
@@ -348,11 +352,9 @@ def _off_layer_content(
             yield HiddenGlyph(HIDDEN_LAYER, quad(char[3]), chr(char[0]), span["seqno"])
     images = Counter(_rounded(bbox) for kind, bbox in page.get_bboxlog() if kind == "fill-image")
     for seqno, (kind, bbox) in enumerate(layered.get_bboxlog()):
-        if kind != "fill-image":
-            continue
-        if images[_rounded(bbox)]:
+        if kind == "fill-image" and images[_rounded(bbox)]:
             images[_rounded(bbox)] -= 1
-        else:
+        elif kind == "fill-image":
             yield HiddenGlyph(HIDDEN_LAYER, quad(bbox), "", seqno)
 
 

@@ -99,6 +99,9 @@ class PaintLog(mupdf.FzDevice2):
         # inline image. Each is kept while the log lives, so no number is reused.
         self.images: dict[int, int] = {}
         self._kept_images: list[mupdf.FzImage] = []
+        # Whether some /ActualText stands in for drawn glyphs: extraction writes it in
+        # their place, so what they show is read again without it (`detect`).
+        self.actual_text = False
         for name in (
             "fill_path",
             "stroke_path",
@@ -118,6 +121,7 @@ class PaintLog(mupdf.FzDevice2):
             "end_mask",
             "begin_tile",
             "end_tile",
+            "begin_metatext",
         ):
             getattr(self, "use_virtual_" + name)()
 
@@ -323,6 +327,10 @@ class PaintLog(mupdf.FzDevice2):
     def end_tile(self, ctx) -> None:  # noqa: ANN001
         if self._tiles:
             self._tiles.pop()
+
+    def begin_metatext(self, ctx, meta, text) -> None:  # noqa: ANN001
+        if meta == mupdf.FZ_METATEXT_ACTUALTEXT:
+            self.actual_text = True
 
 
 # Logged operations that put ink on the page.
