@@ -32,6 +32,7 @@ what was painted (`get_texttrace`, whose `seqno` indexes the paint log, and
 
 from __future__ import annotations
 
+import functools
 import math
 import pathlib
 from collections import Counter
@@ -309,21 +310,17 @@ def _images_seen_whole(
     }
 
 
-def layers_off(doc: pymupdf.Document) -> dict[int, str]:
-    """The optional-content groups a viewer hides, by xref, with their names: as MuPDF
-    draws the pages (the default configuration, for viewing). PyMuPDF's get_ocgs()
-    reports a group without a /Usage dictionary as on, whatever the configuration says
-    (pdf.js's issue12007_reduced.pdf: two pictures and their captions off)."""
+def layers_off(doc: pymupdf.Document) -> set[int]:
+    """The optional-content groups a viewer hides, by xref: as MuPDF draws the pages
+    (the default configuration, for viewing). PyMuPDF's get_ocgs() reports a group
+    without a /Usage dictionary as on, whatever the configuration says (pdf.js's
+    issue12007_reduced.pdf: two pictures and their captions off)."""
     pdf = mupdf.pdf_specifics(doc.this)
     root = mupdf.pdf_dict_get(mupdf.pdf_trailer(pdf), mupdf.PDF_ENUM_NAME_Root)
     groups = mupdf.pdf_dict_getl(root, mupdf.PDF_ENUM_NAME_OCProperties, mupdf.PDF_ENUM_NAME_OCGs)
-    off = {}
-    for i in range(mupdf.pdf_array_len(groups)):
-        group = mupdf.pdf_array_get(groups, i)
-        if mupdf.pdf_is_ocg_hidden(pdf, mupdf.PdfResourceStack(), "View", group):
-            name = mupdf.pdf_dict_get(group, mupdf.PDF_ENUM_NAME_Name)
-            off[mupdf.pdf_to_num(group)] = mupdf.pdf_to_text_string(name)
-    return off
+    hidden = functools.partial(mupdf.pdf_is_ocg_hidden, pdf, mupdf.PdfResourceStack(), "View")
+    members = (mupdf.pdf_array_get(groups, i) for i in range(mupdf.pdf_array_len(groups)))
+    return {mupdf.pdf_to_num(group) for group in members if hidden(group)}
 
 
 def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:

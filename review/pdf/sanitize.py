@@ -90,7 +90,7 @@ def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
     try:
         explicit = ready_for_the_filter(doc)  # before any redaction or cleaning save
-        off_groups = set(layers_off(doc))
+        off_groups = layers_off(doc)
         if off_groups:
             _drop_hidden_content(doc, off_groups)
         hidden_image_boxes: dict[int, Counter[tuple[int, int, int, int]]] = {}
