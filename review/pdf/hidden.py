@@ -370,7 +370,10 @@ def _span_kind(span: dict, box: Quad, painters: Painters | None) -> str | None:
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
             return OCR_LAYER
         return INVISIBLE
-    if span["size"] < TINY_PT:
+    # Each glyph's advance too: a Type 3 font's matrix may draw a title set at 0.12 pt
+    # 12 pt large (pdf.js's issue14999_reduced.pdf).
+    small = all(max(b[2] - b[0], b[3] - b[1]) < 2 * TINY_PT for *_, b in span["chars"])
+    if span["size"] < TINY_PT and small:
         return TINY
     return None
 

@@ -1,0 +1,54 @@
+"""Text set at a tiny size in a Type 3 font whose own matrix draws it large is seen.
+
+pdf.js's issue14999_reduced.pdf sets a paper's title at 0.12 pt in a Type 3 font whose
+/FontMatrix leaves glyph space at text space (1,000 times the usual): the title is 12 pt
+on the page. It was taken for tiny (hidden) text by its set size, and the release lost
+it, with the gate agreeing."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.hidden import TINY, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
+
+TITLE = b"ab ab"
+
+
+def type3_page(font_matrix: str) -> bytes:
+    """TITLE at 0.12 pt in a Type 3 font of two square glyphs 100 units high."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=100)
+    page.insert_text((20, 20), "A paper", fontsize=10)
+    square, font = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(square, "<<>>")
+    doc.update_stream(square, b"100 0 0 0 80 100 d1 0 0 80 100 re f")
+    doc.update_object(
+        font,
+        f"<</Type/Font/Subtype/Type3/FontBBox[0 0 100 100]/FontMatrix[{font_matrix}]"
+        f"/CharProcs<</a {square} 0 R/b {square} 0 R/space {square} 0 R>>"
+        "/Encoding<</Type/Encoding/Differences[32/space 97/a/b]>>"
+        "/FirstChar 32/LastChar 98/Widths[100 " + " ".join(["0"] * 64) + " 100 100]>>",
+    )
+    set_resource(page, "Font/T3", f"{font} 0 R")
+    append_content(page, b"BT /T3 0.12 Tf 1 0 0 1 20 40 Tm (" + TITLE + b") Tj ET")
+    return doc.tobytes()
+
+
+def test_a_title_a_type3_font_draws_large_at_a_tiny_set_size_is_seen() -> None:
+    pdf = type3_page("1 0 0 1 0 0")  # 0.12 x 100 units: 12 pt on the page
+
+    assert find_hidden(pdf) == []
+    released = sanitize(burn_in(pdf, []))
+    glyphs = sum(len(span["chars"]) for span in pymupdf.open(stream=released)[0].get_texttrace())
+    assert glyphs >= len(TITLE.replace(b" ", b""))
+    assert verify(pdf, released, []).ok
+
+
+def test_text_a_type3_font_draws_tiny_is_still_tiny() -> None:
+    pdf = type3_page("0.001 0 0 0.001 0 0")  # 0.12 x 0.1 units: 0.012 pt
+
+    assert {h.kind for h in find_hidden(pdf)} == {TINY}
