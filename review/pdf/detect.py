@@ -172,15 +172,7 @@ def _scan_page(
     if words:
         page_text = PageText(textpage, words)
         texts.append((index, page_text, source))
-        hits = finder.hits(page_text.text)
-        if finder.floors.get(PERSON, 2.0) <= NAME_COLUMN_CONFIDENCE:
-            hits.extend(column_names(page_text, hits))
-        for hit in hits:
-            rects = page_text.boxes(hit.start, hit.end)
-            if rects:
-                found.append(
-                    Found(index, rects, hit, source, policy.text_hash(hit.normalized), hit.reason)
-                )
+        found.extend(_found_in(page_text, index, source, policy, finder))
     overlay_found: list[Found] = []
     seen: set[tuple[str, str, tuple[float, ...]]] = set()
     for text, rect, overlay_source in overlays:
@@ -207,6 +199,20 @@ def _scan_page(
     return found
 
 
+def _found_in(
+    page_text: PageText, index: int, source: str, policy: DetectionPolicy, finder: Finder
+) -> list[Found]:
+    """The policy's hits in one page's text, each with its boxes."""
+    hits = finder.hits(page_text.text)
+    if finder.floors.get(PERSON, 2.0) <= NAME_COLUMN_CONFIDENCE:
+        hits.extend(column_names(page_text, hits))
+    return [
+        Found(index, rects, hit, source, policy.text_hash(hit.normalized), hit.reason)
+        for hit in hits
+        if (rects := page_text.boxes(hit.start, hit.end))
+    ]
+
+
 def _drawn_text_found(
     page: pymupdf.Page, index: int, policy: DetectionPolicy, finder: Finder, found: list[Found]
 ) -> list[Found]:
@@ -215,15 +221,13 @@ def _drawn_text_found(
     but those `found` already has at the same place."""
     textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_IGNORE_ACTUALTEXT)
     words = [w for w in textpage.extractWORDS() if w[4].strip()]
-    page_text = PageText(textpage, words)
-    seen = {(f.hit.category, f.text_hash, tuple(round(v) for v in f.rects[0])) for f in found}
-    drawn = []
-    for hit in finder.hits(page_text.text):
-        rects = page_text.boxes(hit.start, hit.end)
-        text_hash = policy.text_hash(hit.normalized)
-        if rects and (hit.category, text_hash, tuple(round(v) for v in rects[0])) not in seen:
-            drawn.append(Found(index, rects, hit, SOURCE_TEXT, text_hash, hit.reason))
-    return drawn
+    drawn = _found_in(PageText(textpage, words), index, SOURCE_TEXT, policy, finder)
+    seen = {_place(f) for f in found}
+    return [f for f in drawn if _place(f) not in seen]
+
+
+def _place(f: Found) -> tuple[str, str, tuple[int, ...]]:
+    return f.hit.category, f.text_hash, tuple(round(v) for v in f.rects[0])
 
 
 class _Crop:

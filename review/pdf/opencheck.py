@@ -138,9 +138,9 @@ def _user_unit(doc: pymupdf.Document) -> tuple[int, float] | None:
     """The first page (0-based) that sets a /UserUnit other than 1, and the unit.
 
     MuPDF draws and extracts such a page scaled (a large-format drawing at /UserUnit 72
-    is 72 times its boxes; 0 makes it empty, -3 three times), but its crop box as written: detection, burn-in and the gate
-    would measure it in two units at once, and take visible text for text outside the
-    crop box."""
+    is 72 times its boxes; 0 makes it empty, -3 three times), but reports its crop box
+    as written: detection, burn-in and the gate would measure it in two units at once,
+    and take visible text for text outside the crop box."""
     for number in range(doc.page_count):
         try:
             xref = doc.page_xref(number)
