@@ -51,9 +51,11 @@ STAMP_MAX_SIZE = 8.0
 STAMP_MIN_SIZE = 3.0
 # Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
 # same bytes (MuPDF otherwise draws a fresh random /ID on every save). Garbage is
-# collected but alike objects are not merged (`garbage=4`): MuPDF draws some merged
-# soft masks differently (PyMuPDF's test_3450.pdf lost its check boxes).
-SAVE_OPTIONS = {"garbage": 3, "deflate": True, "clean": True, "no_new_id": True}
+# collected (what a redaction took goes with it) but alike objects are not merged:
+# merging compares every object with every other (`garbage=3` spent 54 s on the 131,000
+# objects of pdf.js's one-page bug1978317.pdf), and MuPDF draws some merged soft masks
+# differently (`garbage=4`: PyMuPDF's test_3450.pdf lost its check boxes).
+SAVE_OPTIONS = {"garbage": 2, "deflate": True, "clean": True, "no_new_id": True}
 # Saving again after `text_state.restore_text_state`: cleaning would drop what it wrote.
 _RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
