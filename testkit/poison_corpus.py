@@ -34,6 +34,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from testkit.raw_pdf import stream, write_pdf
+
 POISON_KINDS = (
     "self_drawing_form",
     "deep_nesting",
@@ -67,27 +69,6 @@ def _text_stream(lines: tuple[str, ...] = TEXT_LINES) -> bytes:
     return b"\n".join(ops)
 
 
-def _stream(body: bytes, data: bytes) -> bytes:
-    """A stream object: `body` is the dictionary's entries without /Length."""
-    return b"<< " + body + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
-
-
-def _write(objects: list[bytes], *, root: int = 1) -> bytes:
-    """A PDF file of `objects` (object n is objects[n - 1]), with a correct xref table."""
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\n" % (len(objects) + 1, root)
-    out += b"startxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
-
-
 def _two_pages(poison_page: bytes, extra: list[bytes]) -> bytes:
     """Catalog 1, Pages 2, font 3, a text page 4 with its content 5, the poison page 6,
     then `extra` from object 7 on."""
@@ -97,11 +78,11 @@ def _two_pages(poison_page: bytes, extra: list[bytes]) -> bytes:
         FONT,
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
-        _stream(b"", _text_stream()),
+        stream(b"", _text_stream()),
         poison_page,
         *extra,
     ]
-    return _write(objects)
+    return write_pdf(objects)
 
 
 FORM_COPIES = 16
@@ -116,12 +97,12 @@ def self_drawing_form() -> PoisonCase:
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> /XObject << /X0 8 0 R >> >> /Contents 7 0 R >>"
     )
-    content = _stream(b"", _text_stream(("A page with a picture",)) + b"\nq /X0 Do Q")
+    content = stream(b"", _text_stream(("A page with a picture",)) + b"\nq /X0 Do Q")
     forms = []
     for copy in range(FORM_COPIES):
         following = 8 + (copy + 1) % FORM_COPIES
         forms.append(
-            _stream(
+            stream(
                 b"/Type /XObject /Subtype /Form /BBox " + LETTER.encode() + b" "
                 b"/Resources << /XObject << /X0 %d 0 R >> >>" % following,
                 b"0 0 1 rg 0 0 4 4 re f" + b" q 0.9 0 0 0.9 1 1 cm /X0 Do Q" * FORM_FANOUT,
@@ -139,7 +120,7 @@ def deep_nesting() -> PoisonCase:
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>"
     )
-    content = _stream(b"", _text_stream(("A page with a long array",)) + b"\n" + nested + b" TJ")
+    content = stream(b"", _text_stream(("A page with a long array",)) + b"\n" + nested + b" TJ")
     return PoisonCase("deep_nesting", _two_pages(page, [content]), (1,))
 
 
@@ -167,8 +148,8 @@ def huge_image() -> PoisonCase:
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> /XObject << /Im0 8 0 R >> >> /Contents 7 0 R >>"
     )
-    content = _stream(b"", b"q 540 0 0 540 36 126 cm /Im0 Do Q")
-    image = _stream(
+    content = stream(b"", b"q 540 0 0 540 36 126 cm /Im0 Do Q")
+    image = stream(
         b"/Type /XObject /Subtype /Image /Width %d /Height %d " % (IMAGE_SIDE, IMAGE_SIDE)
         + b"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter [/FlateDecode /FlateDecode]",
         twice,
@@ -181,7 +162,7 @@ def _huge_page(name: str, user_unit: bytes) -> PoisonCase:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] " + user_unit + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>"
     )
-    content = _stream(b"", _text_stream(("A very large page",)))
+    content = stream(b"", _text_stream(("A very large page",)))
     return PoisonCase(name, _two_pages(page, [content]), (1,))
 
 
@@ -201,12 +182,12 @@ def broken_page_tree() -> PoisonCase:
         FONT,
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
-        _stream(b"", _text_stream()),
+        stream(b"", _text_stream()),
         b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
         b"/Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>",
-        _stream(b"", _text_stream(("The second page",))),
+        stream(b"", _text_stream(("The second page",))),
     ]
-    return PoisonCase("broken_page_tree", _write(objects), (2,))
+    return PoisonCase("broken_page_tree", write_pdf(objects), (2,))
 
 
 def slow_page() -> PoisonCase:
@@ -219,7 +200,7 @@ def slow_page() -> PoisonCase:
     )
     levels = 8
     forms = [
-        _stream(
+        stream(
             b"/Type /XObject /Subtype /Form /BBox " + LETTER.encode() + b" "
             b"/Resources << /XObject << /X0 %d 0 R >> >>" % (9 + level),
             b"/X0 Do " * FORM_FANOUT,
@@ -227,12 +208,12 @@ def slow_page() -> PoisonCase:
         for level in range(levels - 1)
     ]
     forms.append(
-        _stream(
+        stream(
             b"/Type /XObject /Subtype /Form /BBox " + LETTER.encode(),
             b"0 0 1 rg " + b"10 10 500 700 re f " * 2000,
         )
     )
-    return PoisonCase("slow_page", _two_pages(page, [_stream(b"", b"/X0 Do"), *forms]), (1,))
+    return PoisonCase("slow_page", _two_pages(page, [stream(b"", b"/X0 Do"), *forms]), (1,))
 
 
 BUILDERS: dict[str, Callable[[], PoisonCase]] = {

@@ -38,6 +38,7 @@ from review.pdf.geometry import (
     page_rect,
     pdf_to_page,
 )
+from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import name_every_resource
@@ -83,6 +84,7 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
         _pages_made_objects(doc)
         doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
     fit_font_metrics(doc)
+    name_empty_glyphs(doc)  # before anything saves it
     return doc
 
 
