@@ -24,6 +24,8 @@ import math
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.objects import every_object
+
 # Thousandths of an em. No text or math font in the corpora the project is checked on
 # spans more than 3.7 em with honest metrics (TeX's cmex10, whose big delimiters do).
 _MOST_EM = 4000
@@ -39,12 +41,7 @@ _FONT_BBOX = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_FontBBox)
 def fit_font_metrics(doc: pymupdf.Document) -> None:
     """Bring every font descriptor's /Ascent and /Descent within reach (see above).
     Read through MuPDF's own calls: detection pays for this on every document."""
-    pdf = mupdf.pdf_specifics(doc.this)
-    for xref in range(1, doc.xref_length()):
-        try:
-            descriptor = mupdf.pdf_load_object(pdf, xref)
-        except (RuntimeError, mupdf.FzErrorBase):
-            continue  # a damaged or dangling object: MuPDF's reading of it stands
+    for descriptor in every_object(doc):
         ascent = mupdf.pdf_dict_get_real(descriptor, _ASCENT)  # 0 for any other object
         descent = mupdf.pdf_dict_get_real(descriptor, _DESCENT)
         if ascent - descent <= 0 or not math.isfinite(ascent - descent):

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.objects import every_object
+
 STAND_IN = "unnamedglyph"
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
 _FONT = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Font)
@@ -25,14 +27,8 @@ _CHAR_PROCS = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_CharProcs)
 
 def name_empty_glyphs(doc: pymupdf.Document) -> None:
     """Give every empty glyph name in every font's /Encoding /Differences and /CharProcs
-    the name `STAND_IN` (see above). One lookup per object that is not a font: a file
-    may hold a hundred thousand objects (pdf.js's bug1978317.pdf)."""
-    pdf = mupdf.pdf_specifics(doc.this)
-    for xref in range(1, doc.xref_length()):
-        try:
-            font = mupdf.pdf_load_object(pdf, xref)
-        except (RuntimeError, mupdf.FzErrorBase):
-            continue  # a damaged or dangling object: MuPDF's reading of it stands
+    the name `STAND_IN` (see above). One lookup per object that is not a font."""
+    for font in every_object(doc):
         if mupdf.pdf_name_eq(mupdf.pdf_dict_get(font, _TYPE), _FONT):
             encoding = mupdf.pdf_dict_get(font, _ENCODING)
             _rename_in_differences(mupdf.pdf_dict_get(encoding, _DIFFERENCES))

@@ -45,11 +45,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, ranked
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
+from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
 
@@ -84,6 +86,10 @@ OBJECT_KEYS = (
     "PTEX.InfoDict",
     "PTEX.PageNumber",
 )
+_OBJECT_KEY_NAMES = tuple(mupdf.pdf_new_name(key) for key in OBJECT_KEYS)
+_TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
+_OCG = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCG)
+_NAME = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Name)
 
 
 def sanitize(pdf: bytes) -> bytes:
@@ -357,9 +363,9 @@ def _neutral_layer_names(doc: pymupdf.Document) -> None:
     """Name every optional-content group "Layer": /OCProperties goes, so no viewer
     lists the layers any more, but the groups stay where content refers to them, and a
     layer's name is often a person's ("Annotations by J. Roe") or repeats page text."""
-    for xref in range(1, doc.xref_length()):
-        if doc.xref_get_key(xref, "Type")[1] == "/OCG":
-            doc.xref_set_key(xref, "Name", "(Layer)")
+    for obj in every_object(doc):
+        if mupdf.pdf_name_eq(mupdf.pdf_dict_get(obj, _TYPE), _OCG):
+            mupdf.pdf_dict_put_text_string(obj, _NAME, "Layer")
 
 
 def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) -> bool:
@@ -379,10 +385,10 @@ def _drop_object_metadata(doc: pymupdf.Document) -> None:
     and forms, and so can the other `OBJECT_KEYS`; drop every reference, and the
     rewrite drops the objects."""
     doc.del_xml_metadata()
-    for xref in range(1, doc.xref_length()):
-        keys = tuple(key for key in OBJECT_KEYS if doc.xref_get_key(xref, key)[0] != "null")
-        if keys:
-            _delete_keys(doc, xref, keys)
+    for obj in every_object(doc):
+        for key in _OBJECT_KEY_NAMES:
+            if has(obj, key):
+                mupdf.pdf_dict_del(obj, key)
 
 
 # Inside a hidden section, painting is suppressed but graphics state still changes
