@@ -34,7 +34,6 @@ from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
 from review.pdf.detection_policy import detection_settings_errors as detection_settings_errors
 from review.pdf.entities import every_occurrence
 from review.pdf.finder import Finder
-from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, layers_on, page_hidden
 from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
@@ -50,6 +49,7 @@ from review.pdf.pagetext import (
     page_is_blank,
 )
 from review.pdf.patterns import PERSON, Hit
+from review.pdf.prepare import prepare_to_read
 
 DETECTOR_VERSION = "1.0.0"
 
@@ -117,7 +117,7 @@ def _open(pdf: bytes | str | pathlib.Path) -> pymupdf.Document:
     if doc.needs_pass:
         doc.close()
         raise DetectionError("document: encrypted")
-    fit_font_metrics(doc)  # as burn-in and the release gate measure glyphs
+    prepare_to_read(doc)  # as burn-in and the release gate read the pages
     return doc
 
 

@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import Quad, area_of, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
+from review.pdf.prepare import prepare_to_read
 from review.pdf.render import MUPDF_ERRORS
 
 OUTSIDE_CROP_BOX = "outside_crop_box"
@@ -126,7 +126,7 @@ def find_hidden(
     else:
         doc = pymupdf.open(pdf, filetype="pdf")
     if doc is not pdf:
-        fit_font_metrics(doc)  # as detection measured the glyphs it hashed
+        prepare_to_read(doc)  # as detection read the pages and hashed their glyphs
     try:
         layered = layers_on(doc)
         found: list[HiddenContent] = []

@@ -28,7 +28,6 @@ from pymupdf import mupdf
 
 from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
-from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.geometry import (
     Box,
     Quad,
@@ -40,6 +39,7 @@ from review.pdf.geometry import (
 )
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
+from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import name_every_resource
 from review.pdf.text_state import explicit_text_state, restore_text_state
@@ -83,7 +83,7 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
     if any(doc.page_xref(number) == 0 for number in range(doc.page_count)):
         _pages_made_objects(doc)
         doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
-    fit_font_metrics(doc)
+    prepare_to_read(doc)
     name_empty_glyphs(doc)  # before anything saves it
     return doc
 
