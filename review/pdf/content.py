@@ -36,6 +36,11 @@ _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
 # single-precision arithmetic still tells apart from no move up to some 8,000 units.
 _NUDGE = 1e-3
 _NO_LEADING = re.compile(_ZERO + rb"T(?:L|D)(?![A-Za-z*])|\A(?![\s\S]*T[LD])")
+# A text matrix set as written: two in a row alike mark where `line_starts_spelled_out`
+# may have work.
+_TEXT_MATRIX = re.compile(
+    rb"((?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)" + WHITE + rb"+){6})Tm" + TOKEN_END
+)
 
 
 def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
@@ -115,10 +120,12 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       sets the leading, so every later line landed elsewhere, often off the page
       (pdf.js's bug1337429.pdf lost all its text);
     - a move to the start of the line that moves no further ("0 0 Td", "0 0 TD", "T*"
-      with no leading) becomes "Tm" with the line's matrix: the filter took it for no
-      move at all, but after text is shown it returns to where the line began. Typeset
-      formulas draw a glyph over another that way ("ħ" as a bar and an "h": PyMuPDF's
-      test_3780.pdf lost it to an "h" beside a bar)."""
+      with no leading, "Tm" with the line's own matrix) becomes "Tm" with the line's
+      matrix nudged: the filter took it for no move at all, but after text is shown it
+      returns to where the line began. Typeset formulas draw a glyph over another that
+      way ("ħ" as a bar and an "h": PyMuPDF's test_3780.pdf lost it to an "h" beside a
+      bar), and tagged LaTeX sets the same matrix again after a space glyph and a change
+      of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right)."""
     streams: dict[int, float | None] = {}
     for page in doc:
         for n, xref in enumerate(page.get_contents()):
@@ -130,7 +137,11 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
         if not data:
             continue
         spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
-        if _ZERO_MOVE.search(spelled) or (b"T*" in spelled and _NO_LEADING.search(spelled)):
+        if (
+            _ZERO_MOVE.search(spelled)
+            or (b"T*" in spelled and _NO_LEADING.search(spelled))
+            or _matrix_set_twice(spelled)
+        ):
             spelled = line_starts_spelled_out(spelled, leading)
         if spelled != data:
             doc.update_stream(xref, spelled)
@@ -162,8 +173,10 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
         elif op.operator == b"TL":
             leading = numbers[0] if numbers and len(numbers) == 1 else None
         elif op.operator == b"Tm":
-            line = numbers if numbers and len(numbers) == 6 else None
-            shown = False
+            matrix = numbers if numbers and len(numbers) == 6 else None
+            if matrix is not None and matrix == line and shown:
+                replacement = _nudged(line, len(out))
+            line, shown = matrix, False
         elif op.operator in (b"Td", b"TD", b"T*"):
             if op.operator == b"T*":
                 move = None if leading is None else (0.0, -leading)
@@ -177,11 +190,7 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
                 if op.operator == b"TD":
                     replacement = b"0 TL"  # no move, but the leading it sets
             elif move == (0.0, 0.0):
-                # The filter also drops a "Tm" equal to the last one it wrote: nudge it
-                # (by far less than a pixel), one way and then the other.
-                nudge = _NUDGE if len(out) % 2 else -_NUDGE
-                matrix = [*line[:4], line[4] + nudge, line[5]]
-                replacement = b" ".join(_number(v) for v in matrix) + b" Tm"
+                replacement = _nudged(line, len(out))
                 if op.operator == b"TD":
                     replacement = b"0 TL " + replacement
             else:
@@ -194,6 +203,19 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             cursor = op.end
     out.append(data[cursor:])
     return b"".join(out)
+
+
+def _nudged(line: list[float], parity: int) -> bytes:
+    """ "Tm" with the line's matrix moved by far less than a pixel, one way or the other
+    by `parity`: the filter drops a "Tm" equal to the last one it wrote."""
+    nudge = _NUDGE if parity % 2 else -_NUDGE
+    return b" ".join(_number(v) for v in [*line[:4], line[4] + nudge, line[5]]) + b" Tm"
+
+
+def _matrix_set_twice(data: bytes) -> bool:
+    """Whether two text matrices in a row are written alike."""
+    written = [match.split() for match in _TEXT_MATRIX.findall(data)]
+    return any(a == b for a, b in zip(written, written[1:], strict=False))
 
 
 def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:

@@ -4,7 +4,9 @@
 "0 0 Td" (or "T*" with no leading) after some text returns to where the line began:
 typeset formulas draw one glyph over another that way ("ħ" as a bar, then an "h").
 MuPDF's content filter took it for no move and drew the "h" after the bar (PyMuPDF's
-test_3780.pdf, a physics paper); it also drops a "Tm" equal to the last one."""
+test_3780.pdf, a physics paper); it also drops a "Tm" equal to the last one, and so
+drew the rest of a tagged LaTeX line that sets its matrix again a space to the right
+(pdf.js's bug1997343.pdf)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ def overstruck(moves: bytes) -> bytes:
     doc.xref_set_key(page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>>>")
     contents = doc.get_new_xref()
     doc.update_object(contents, "<<>>")
-    text = b"BT /F1 20 Tf 20 150 Td (-) Tj " + moves + b" ET"
+    text = b"BT /F1 20 Tf 1 0 0 1 20 150 Tm (-) Tj " + moves + b" ET"
     text += b" BT /F1 12 Tf 20 60 Td (Officer Jane Example) Tj ET"
     doc.update_stream(contents, text)
     doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
@@ -61,6 +63,7 @@ def released(pdf: bytes) -> bytes:
         b"T* (h) Tj",  # no leading set: 0
         b"5 0 TD (y) Tj T* (h) Tj",  # "5 0 TD" sets the leading to 0
         b"(h) Tj 0 0 Td (x) Tj",  # twice on one line: the nudge alternates
+        b"1 0 0 1 20 150 Tm (h) Tj",  # the line's own matrix again (tagged LaTeX)
     ],
 )
 def test_a_glyph_drawn_over_another_stays_over_it(moves):
