@@ -206,7 +206,7 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
 
 
 def _nudged(line: list[float], parity: int) -> bytes:
-    """ "Tm" with the line's matrix moved by far less than a pixel, one way or the other
+    """The line's matrix as a "Tm", moved by far less than a pixel one way or the other
     by `parity`: the filter drops a "Tm" equal to the last one it wrote."""
     nudge = _NUDGE if parity % 2 else -_NUDGE
     return b" ".join(_number(v) for v in [*line[:4], line[4] + nudge, line[5]]) + b" Tm"
