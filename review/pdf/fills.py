@@ -12,12 +12,13 @@ pieces of it around the boxes, drawn where it was drawn, each clear of every box
 `GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
 ("re B") becomes its fill's pieces and its outline's sides, as below. A path of several
 rectangles that do not overlap (a table's shaded rows) is split the same way. Likewise
-a path of straight sides that is only stroked (a paragraph's border, a table's grid
-drawn as one path, a signature rule) becomes its sides, each a path of its own, those a
-box crosses cut around it: MuPDF takes a whole path when a box touches any line of it,
-and now takes only what lay under the box. Anything else a box touches (a path with
-curves, a clip, a path the transformation turns, anything inside a form XObject) is
-left to the redaction.
+a path of sides that is only stroked (a paragraph's border, with round corners or not,
+a table's grid drawn as one path, a signature rule) becomes its sides, each a path of
+its own, the straight ones a box crosses cut around it: MuPDF takes a whole path when
+a box touches any line of it, and now takes only what lay under the box. A curve is
+never cut: a box near one (within the box of its points) leaves its path whole to the
+redaction, as is anything else a box touches (a clip, a path the transformation turns,
+anything inside a form XObject).
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
         elif name in FILL_AND_STROKES and (rects := _rectangles(path)):
             # Filled, then outlined: the fill's pieces, then the outline's sides (an
             # outline around each piece would draw lines across the fill).
-            edges = _edges([_corners(rect) for rect in rects], ctm, boxes, max(width, 1.0) / 2)
+            outlines = [_sides(_corners(rect)) for rect in rects]
+            edges = _edges(outlines, ctm, boxes, max(width, 1.0) / 2)
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
@@ -109,10 +111,13 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
             path = []
-        elif name in STROKES and (lines := _polylines(path, closed=name == b"s")):
-            edges = _edges(lines, ctm, boxes, max(width, 1.0) / 2)
+        elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
+            edges = _edges(subpaths, ctm, boxes, max(width, 1.0) / 2)
             if edges is not None:
-                out += [data[cursor : path[0].start], _stroked(edges, data[path[-1].end : op.end])]
+                # "s" closed the path, and its closing side is one of the edges: closing
+                # each edge again would draw a curve's chord.
+                paint = data[path[-1].end : op.start] + b"S"
+                out += [data[cursor : path[0].start], _stroked(edges, paint)]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
@@ -201,60 +206,90 @@ def _corners(rect: Rect) -> list[Point]:
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
 
 
-def _polylines(path: list[Operation], *, closed: bool) -> list[list[Point]] | None:
-    """The subpaths of a path of straight sides ("re"s, or "m" then "l"s, each perhaps
-    closed by "h", the last perhaps by painting with "s") as their corners, the first
-    repeated last when one is closed; None for any other path, or one with a lone point
-    (a dot, drawn by a round cap)."""
-    lines: list[list[Point]] = []
+# A side of a path: its two ends, or a curve's four points (start, two controls, end).
+Segment = tuple[Point, ...]
+
+
+def _sides(corners: list[Point]) -> list[Segment]:
+    return list(zip(corners, corners[1:], strict=False))
+
+
+def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | None:
+    """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
+    closed by "h", the last perhaps by painting with "s"), a closed one ending with a
+    side back to its start; None for any other path, or one with a lone point (a dot,
+    drawn by a round cap)."""
+    subpaths: list[list[Segment]] = []
+    start = point = (0.0, 0.0)
     for op in path:
         name = op.operator
-        count = {b"re": 4, b"m": 2, b"l": 2, b"h": 0}.get(name)
+        count = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}.get(name)
         numbers = _numbers(op.operands, count) if count is not None else None
-        if numbers is None or (name in (b"l", b"h") and not lines):
+        if numbers is None or (name not in (b"re", b"m") and not subpaths):
             return None
+        points = list(zip(numbers[::2], numbers[1::2], strict=True))
         if name == b"re":
             x, y, width, height = numbers
-            lines.append(_corners((x, y, x + width, y + height)))
-        elif name == b"m":
-            lines.append([(numbers[0], numbers[1])])
-        elif name == b"l":
-            lines[-1].append((numbers[0], numbers[1]))
-        elif lines[-1][0] != lines[-1][-1]:  # "h"
-            lines[-1].append(lines[-1][0])
-    if not lines or any(len(line) < 2 for line in lines):
+            subpaths.append(_sides(_corners((x, y, x + width, y + height))))
+            start = point = (x, y)
+            continue
+        if name == b"m":
+            subpaths.append([])
+            start = points[0]
+        elif name == b"h":
+            if point != start:
+                subpaths[-1].append((point, start))
+            points = [start]
+        elif name == b"v":  # the first control is the current point
+            subpaths[-1].append((point, point, *points))
+        elif name == b"y":  # the second control is the end
+            subpaths[-1].append((point, *points, points[-1]))
+        else:  # "l", "c"
+            subpaths[-1].append((point, *points))
+        point = points[-1]
+    if not subpaths or not all(subpaths):
         return None
-    if closed and lines[-1][0] != lines[-1][-1]:
-        lines[-1].append(lines[-1][0])
-    return lines
+    if closed and point != start:
+        subpaths[-1].append((point, start))
+    return subpaths
 
 
 def _edges(
-    lines: list[list[Point]], ctm: Matrix, boxes: Sequence[Rect], reach: float
+    subpaths: list[list[Segment]], ctm: Matrix, boxes: Sequence[Rect], reach: float
 ) -> tuple[list[bytes], list[bytes]] | None:
-    """The sides of a stroked path of straight sides, each a path of its own and cut
+    """The sides of a stroked path, each a path of its own and the straight ones cut
     around the boxes, when a box touches the path's box but holds none of it whole;
-    None when it stays as it is. Redaction then takes only what lies under a box, where
-    it took the whole path: a notice's border around a redacted phone number
-    (pdfplumber's cupertino_usd_4-6-16.pdf), a table's grid drawn as one path. The
-    sides come in two lists: lines of one side, which keep their caps (a cut end lies
-    clear of the box by more than any cap reaches), and sides that met another, whose
-    corners square caps close."""
+    None when it stays as it is, or a box comes near a curve (a curve is never cut).
+    Redaction then takes only what lies under a box, where it took the whole path: a
+    notice's border around a redacted phone number (pdfplumber's
+    cupertino_usd_4-6-16.pdf), the same border with round corners (pdf.js's
+    pr12564.pdf), a table's grid drawn as one path. The sides come in two lists: the
+    sides of subpaths of one side, which keep their caps (a cut end lies clear of the
+    box by more than any cap reaches), and sides that met another, whose corners
+    square caps close."""
     grown = _grown(boxes, ctm, reach)
     if not grown:
         return None
-    whole = _bounds([(x, y, x, y) for line in lines for x, y in line])
+    whole = _bounds(
+        [_bounds([(x, y, x, y) for x, y in side]) for sides in subpaths for side in sides]
+    )
     if _held(whole, grown) or not _touch(whole, grown):
         return None
     # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
     cut_around = _grown(boxes, ctm, 2 * reach)
     alone: list[bytes] = []
     joined: list[bytes] = []
-    for line in lines:
-        for start, end in zip(line, line[1:], strict=False):
-            for a, b in _outside(start, end, cut_around):
-                side = b"%s %s m %s %s l" % (*map(_number, a), *map(_number, b))
-                (alone if len(line) == 2 else joined).append(side)
+    for sides in subpaths:
+        group = alone if len(sides) == 1 else joined
+        for side in sides:
+            if len(side) == 2:
+                for a, b in _outside(side[0], side[1], cut_around):
+                    group.append(b"%s %s m %s %s l" % (*map(_number, a), *map(_number, b)))
+            elif _touch(_bounds([(x, y, x, y) for x, y in side]), cut_around):
+                return None  # the curve lies within its points' box
+            else:
+                numbers = [_number(v) for point in side for v in point]
+                group.append(b"%s %s m %s %s %s %s %s %s c" % tuple(numbers))
     return alone, joined
 
 

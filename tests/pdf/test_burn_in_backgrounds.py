@@ -152,13 +152,25 @@ def test_a_fill_a_box_holds_whole_or_misses_is_left_as_it_is() -> None:
     assert split_rectangle_fills(data, [(0.0, 0.0, 100.0, 100.0)]) == data
 
 
-def bordered_notice(*, as_lines: bool) -> bytes:
+# The same border with round corners, as a letterhead draws it around its address
+# (pdf.js's pr12564.pdf): four lines and four curves, closed and stroked with "s".
+ROUNDED = (
+    b"50 660 m 562 660 l 567.5 660 572 664.5 572 670 c 572 730 l 572 735.5 567.5 740 562 740 c"
+    b" 50 740 l 44.5 740 40 735.5 40 730 c 40 670 l 40 664.5 44.5 660 50 660 c s"
+)
+
+
+def bordered_notice(*, as_lines: bool, outline: bytes | None = None) -> bytes:
     """A notice inside a black border 1.44 pt wide: a stroked rectangle ("re S"), or
-    (`as_lines`) four lines closed into one path ("m l l l h S"), as Word writes it."""
+    (`as_lines`) four lines closed into one path ("m l l l h S"), as Word writes it, or
+    the path `outline`."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((60, 100), "Call the District Office at 252-3000 for help", fontsize=11)
-    outline = b"40 660 m 572 660 l 572 740 l 40 740 l h S" if as_lines else b"40 660 532 80 re S"
+    if outline is None:
+        outline = (
+            b"40 660 m 572 660 l 572 740 l 40 740 l h S" if as_lines else b"40 660 532 80 re S"
+        )
     xref = page.get_contents()[0]
     doc.update_stream(xref, doc.xref_stream(xref) + b"\nq 1.44 w 0 0 0 RG " + outline + b" Q\n")
     return doc.tobytes()
@@ -190,6 +202,35 @@ def test_a_border_around_a_mark_keeps_its_sides(as_lines: bool) -> None:
     assert around == pytest.approx((40, 52, 572, 132), abs=1)
     assert "252-3000" not in released.get_text()
     assert verify(pdf, output, [mark]).ok
+
+
+def test_a_border_with_round_corners_around_a_mark_keeps_its_sides_and_corners() -> None:
+    pdf = bordered_notice(as_lines=True, outline=ROUNDED)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, _box_of(pdf, "252-3000")), legal_reason="x")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    drawn = [d for d in released.get_drawings() if d["type"] == "s"]
+    kinds = sorted(item[0] for d in drawn for item in d["items"])
+    assert kinds == ["c"] * 4 + ["l"] * 4  # and no curve closed by its chord
+    around = pymupdf.Rect(drawn[0]["rect"])
+    for d in drawn:
+        around |= d["rect"]
+    assert tuple(around) == pytest.approx((40, 52, 572, 132), abs=1)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_border_with_a_round_corner_under_a_mark_goes_whole() -> None:
+    pdf = bordered_notice(as_lines=True, outline=ROUNDED)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(30, 40, 60, 70)  # over the top left corner
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    assert _strokes(released) == []
 
 
 def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() -> None:
