@@ -36,11 +36,11 @@ _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
 # single-precision arithmetic still tells apart from no move up to some 8,000 units.
 _NUDGE = 1e-3
 _NO_LEADING = re.compile(_ZERO + rb"T(?:L|D)(?![A-Za-z*])|\A(?![\s\S]*T[LD])")
-# A text matrix set as written: two in a row alike mark where `line_starts_spelled_out`
-# may have work.
-_TEXT_MATRIX = re.compile(
-    rb"((?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)" + WHITE + rb"+){6})Tm" + TOKEN_END
-)
+# Where a text matrix is set: two in a row alike mark where `line_starts_spelled_out`
+# may have work. Found by the operator, then its operands read back: a pattern that
+# matched the six numbers took seconds on a book (pdf.js's freeculture.pdf).
+_SETS_MATRIX = re.compile(rb"(?<![A-Za-z])Tm" + TOKEN_END)
+_OPERANDS_REACH = 160  # bytes: six numbers as long as any producer writes them
 
 
 def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
@@ -213,9 +213,16 @@ def _nudged(line: list[float], parity: int) -> bytes:
 
 
 def _matrix_set_twice(data: bytes) -> bool:
-    """Whether two text matrices in a row are written alike."""
-    written = [match.split() for match in _TEXT_MATRIX.findall(data)]
-    return any(a == b for a, b in zip(written, written[1:], strict=False))
+    """Whether two text matrices in a row are written alike in one text object (many
+    producers begin every text object with the same "1 0 0 1 0 0 Tm")."""
+    last, last_end = None, 0
+    for match in _SETS_MATRIX.finditer(data):
+        start = match.start()
+        operands = data[max(0, start - _OPERANDS_REACH) : start].split()[-6:]
+        if operands == last and data.find(b"BT", last_end, start) < 0:
+            return True
+        last, last_end = operands, match.end()
+    return False
 
 
 def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
