@@ -11,7 +11,10 @@ anyway. `split_fills` rewrites each one a box touches but does not contain as th
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
 ("re B") becomes its fill's pieces and its outline's sides, as below. A path of several
-rectangles that do not overlap (a table's shaded rows) is split the same way. Likewise
+rectangles that do not overlap (a table's shaded rows) is split the same way, and so
+is a filled shape of one outline of lines and curves (a banner, a box with round
+corners): into the shape clipped to each piece (`shape_pieces.py`), unless a piece's
+edge would pass through a curve (then columns are tried instead of rows). Likewise
 a path of sides that is only stroked (a paragraph's border, with round corners or not,
 a table's grid drawn as one path, a signature rule) becomes its sides, each a path of
 its own, the straight ones a box crosses cut around it: MuPDF takes a whole path when
@@ -28,7 +31,8 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
-from review.pdf.geometry import intersects, pdf_to_page, within
+from review.pdf.geometry import intersects, minus, pdf_to_page, within
+from review.pdf.shape_pieces import Outline, Point, Segment, clipped
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in a content stream's space
 Matrix = tuple[float, float, float, float, float, float]
@@ -92,6 +96,13 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
             pieces = _pieces(rects, ctm, boxes)
             if pieces is not None:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
+                cursor = op.end
+            path = []
+        elif name in FILLS and (subpaths := _subpaths(path, closed=True)) and len(subpaths) == 1:
+            shapes = _shape_pieces(subpaths[0], ctm, boxes)
+            if shapes is not None:
+                paint = data[path[-1].end : op.end]
+                out += [data[cursor : path[0].start], b" ".join(_path(s) + paint for s in shapes)]
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (rects := _rectangles(path)):
@@ -180,9 +191,39 @@ def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect]
     for rect in rects:
         parts = [rect]
         for box in grown:
-            parts = [part for piece in parts for part in _minus(piece, box)]
+            parts = [part for piece in parts for part in minus(piece, box)]
         pieces.extend(parts)
     return pieces
+
+
+def _shape_pieces(sides: list[Segment], ctm: Matrix, boxes: Sequence[Rect]) -> list[Outline] | None:
+    """The pieces of a filled shape of one outline around `boxes`, each the shape
+    clipped to a rectangle around them (`shape_pieces.py`); None when it stays as it is
+    (no box touches it, one holds it all, the transformation turns or skews it, or a
+    box comes near a curve)."""
+    grown = _grown(boxes, ctm, 0.0)
+    whole = _bounds([(x, y, x, y) for side in sides for x, y in side])
+    if not grown or _held(whole, grown) or not _touch(whole, grown):
+        return None
+    # Rows around a box, else columns: a mark near a round bottom corner leaves the
+    # columns beside it clear of the curve.
+    for columns in (False, True):
+        regions = [whole]
+        for box in grown:
+            regions = [part for region in regions for part in minus(region, box, columns=columns)]
+        pieces = [clipped(sides, region) for region in regions]
+        if all(piece is not None for piece in pieces):
+            return [piece for piece in pieces if piece]
+    return None
+
+
+def _path(outline: Outline) -> bytes:
+    """A closed outline as path operators."""
+    ops = [b"%s %s m" % tuple(_number(v) for v in outline[0][0])]
+    for side in outline:
+        numbers = [_number(v) for point in side[1:] for v in point]
+        ops.append(b" ".join(numbers) + (b" l" if len(side) == 2 else b" c"))
+    return b" ".join(ops) + b" h "
 
 
 def _disjoint(rects: list[Rect]) -> bool:
@@ -197,17 +238,10 @@ def _disjoint(rects: list[Rect]) -> bool:
     return True
 
 
-Point = tuple[float, float]
-
-
 def _corners(rect: Rect) -> list[Point]:
     """A rectangle's outline, closed."""
     x0, y0, x1, y1 = rect
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-
-
-# A side of a path: its two ends, or a curve's four points (start, two controls, end).
-Segment = tuple[Point, ...]
 
 
 def _sides(corners: list[Point]) -> list[Segment]:
@@ -357,27 +391,8 @@ def _held(rect: Rect, boxes: list[Rect]) -> bool:
 
 
 def _bounds(rects: Sequence[Rect]) -> Rect:
-    return (
-        min(r[0] for r in rects),
-        min(r[1] for r in rects),
-        max(r[2] for r in rects),
-        max(r[3] for r in rects),
-    )
-
-
-def _minus(rect: Rect, box: Rect) -> list[Rect]:
-    """`rect` without `box`: up to four rectangles, above, below, left and right."""
-    if not intersects(rect, box):
-        return [rect]
-    x0, y0, x1, y1 = rect
-    bx0, by0, bx1, by1 = box
-    parts = [
-        (x0, y0, x1, by0),  # below the box (y grows upward in user space)
-        (x0, by1, x1, y1),  # above
-        (x0, max(y0, by0), bx0, min(y1, by1)),  # left, beside it
-        (bx1, max(y0, by0), x1, min(y1, by1)),  # right
-    ]
-    return [part for part in parts if part[2] > part[0] and part[3] > part[1]]
+    x0s, y0s, x1s, y1s = zip(*rects, strict=True)
+    return min(x0s), min(y0s), max(x1s), max(y1s)
 
 
 def _rect(r: Sequence[float]) -> Rect:

@@ -162,3 +162,28 @@ def centre(rect: Quad) -> tuple[float, float]:
 
 def contains_point(rect: Quad, point: tuple[float, float]) -> bool:
     return rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
+
+
+def minus(rect: Quad, box: Quad, *, columns: bool = False) -> list[Quad]:
+    """`rect` without `box`: up to four rectangles, the rows below and above the box
+    and the two beside it; or (`columns`) the columns left and right of the box and the
+    two below and above it."""
+    if not intersects(rect, box):
+        return [rect]
+    x0, y0, x1, y1 = rect
+    bx0, by0, bx1, by1 = box
+    if columns:
+        parts = [
+            (x0, y0, bx0, y1),
+            (bx1, y0, x1, y1),
+            (max(x0, bx0), y0, min(x1, bx1), by0),
+            (max(x0, bx0), by1, min(x1, bx1), y1),
+        ]
+    else:
+        parts = [
+            (x0, y0, x1, by0),
+            (x0, by1, x1, y1),
+            (x0, max(y0, by0), bx0, min(y1, by1)),
+            (bx1, max(y0, by0), x1, min(y1, by1)),
+        ]
+    return [part for part in parts if part[2] > part[0] and part[3] > part[1]]

@@ -1,0 +1,141 @@
+"""Burn-in keeps a filled shape with curves that a mark lies on (`fills.py`,
+`shape_pieces.py`).
+
+A banner or a box with round corners is a path of lines and curves. Burning in a mark
+on it took the whole shape, as it took a plain band before `fills.py`: white text on a
+dark banner was left on a white page, and sanitize cut it as hidden. The shape now
+stays around the box, unless the box comes near one of its curves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.shape_pieces import clipped
+from review.pdf.verify import verify
+
+NAVY_RGB = (0, 34, 75)
+# A banner 400 by 60 with corners of radius 10 (lower left at 100, 600), filled in navy.
+BANNER = (
+    b"0 0.135 0.295 rg 110 600 m 490 600 l 495.5 600 500 604.5 500 610 c 500 650 l"
+    b" 500 655.5 495.5 660 490 660 c 110 660 l 104.5 660 100 655.5 100 650 c 100 610 l"
+    b" 100 604.5 104.5 600 110 600 c f"
+)
+ROUND_CORNERS = [
+    ((110, 600), (490, 600)),
+    ((490, 600), (495.5, 600), (500, 604.5), (500, 610)),
+    ((500, 610), (500, 650)),
+    ((500, 650), (500, 655.5), (495.5, 660), (490, 660)),
+    ((490, 660), (110, 660)),
+    ((110, 660), (104.5, 660), (100, 655.5), (100, 650)),
+    ((100, 650), (100, 610)),
+    ((100, 610), (100, 604.5), (104.5, 600), (110, 600)),
+]
+
+
+def banner_page() -> bytes:
+    """A letter with a navy banner of round corners, white text on it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Notice to the tenants", fontsize=11)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + BANNER + b" Q\n")
+    page.insert_text((120, 165), "Call Jane Roe at the front desk", fontsize=12, color=(1, 1, 1))
+    return doc.tobytes()
+
+
+def word_box(pdf: bytes, word: str) -> pymupdf.Rect:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == word))
+
+
+def colour_at(pdf: bytes, x: float, y: float) -> tuple[int, ...]:
+    pixmap = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72, alpha=False)
+    return pixmap.pixel(int(x), int(y))
+
+
+def navy_pixels(pdf: bytes) -> int:
+    pixmap = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72, alpha=False)
+    pixels = np.frombuffer(pixmap.samples, np.uint8).reshape(-1, 3).astype(int)
+    return int((np.abs(pixels - NAVY_RGB).max(axis=1) < 8).sum())
+
+
+def test_a_mark_on_a_banner_with_round_corners_leaves_the_banner_and_its_white_text() -> None:
+    pdf = banner_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = word_box(pdf, "Jane") | word_box(pdf, "Roe")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    words = [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
+    assert {"Call", "front", "desk"} <= set(words) and "Jane" not in words
+    for x, y in ((105, 137), (495, 137), (300, 185), (box.x0 - 3, box.y0 + 2)):
+        assert colour_at(output, x, y) == NAVY_RGB  # corners, the bottom, beside the box
+    # All but the box and the pixels its edges half cover.
+    assert navy_pixels(output) > navy_pixels(pdf) - (box.width + 4) * (box.height + 4)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_mark_across_a_round_corner_of_a_banner_takes_the_banner_whole() -> None:
+    pdf = banner_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    across = pymupdf.Rect(90, 125, 105, 150)  # its right side crosses the top left curve
+    mark = RedactionMark(page=0, box=normalize(page, across), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    assert [d for d in released.get_drawings() if d.get("fill") != (0.0, 0.0, 0.0)] == []
+
+
+def test_a_mark_low_on_a_banner_leaves_it_around_the_box_in_columns() -> None:
+    """The rows below and above the box would cut the bottom corners' curves (pdf.js's
+    pr12564.pdf: an email address on the last line of a shaded box)."""
+    pdf = banner_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    low = pymupdf.Rect(200, 170, 300, 189)
+    mark = RedactionMark(page=0, box=normalize(page, low), legal_reason="(b)(6)")
+
+    output = burn_in(pdf, [mark])
+
+    for x, y in ((106, 186), (494, 186), (250, 150), (250, 191)):
+        assert colour_at(output, x, y) == NAVY_RGB
+
+
+def test_a_mark_over_a_whole_round_corner_leaves_the_rest_of_the_banner() -> None:
+    pdf = banner_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    corner = pymupdf.Rect(90, 125, 120, 150)
+    mark = RedactionMark(page=0, box=normalize(page, corner), legal_reason="(b)(6)")
+
+    output = burn_in(pdf, [mark])
+
+    for x, y in ((495, 137), (300, 185), (125, 137)):
+        assert colour_at(output, x, y) == NAVY_RGB
+
+
+def test_a_shape_clipped_beside_its_curves_is_its_straight_part() -> None:
+    assert clipped(ROUND_CORNERS, (200, 580, 300, 700)) == [
+        ((200, 660), (200, 600)),
+        ((200, 600), (300, 600)),
+        ((300, 600), (300, 660)),
+        ((300, 660), (200, 660)),
+    ]
+
+
+def test_a_shape_clipped_around_a_curve_keeps_the_curve_whole() -> None:
+    piece = clipped(ROUND_CORNERS, (50, 630, 300, 700))
+    assert piece is not None
+    assert ((100, 650), (100, 630)) in piece
+    assert ((110, 660), (104.5, 660), (100, 655.5), (100, 650)) in piece
+
+
+def test_a_rectangle_side_through_a_curve_gives_no_piece() -> None:
+    assert clipped(ROUND_CORNERS, (50, 580, 103, 700)) is None
+
+
+def test_a_rectangle_beside_the_shape_gives_an_empty_piece() -> None:
+    assert clipped(ROUND_CORNERS, (0, 0, 50, 50)) == []
