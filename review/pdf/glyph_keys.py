@@ -74,6 +74,24 @@ def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
     return page.get_textpage(flags=CLIPPED_FLAGS, clip=pymupdf.INFINITE_RECT())
 
 
+def redaction_boxes(
+    page: pymupdf.Page,
+) -> dict[tuple[str, int, int], tuple[float, float, float, float]]:
+    """Each glyph's box as MuPDF's redaction measures it, keyed as `char_key` keys a
+    traced glyph: the font's ascent and descent through the whole text matrix, where the
+    trace sizes a Type 3 glyph by the font size alone (pdf.js's bug1513120_reduced.pdf
+    sets its text at 0.24 pt in fonts whose own matrix draws it 11 pt tall)."""
+    boxes = {}
+    for block in clipped_textpage(page).extractRAWDICT()["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                for char in span["chars"]:
+                    c, (x0, y0, x1, y1) = char["c"], char["bbox"]
+                    unknown = c == UNMAPPED or unicodedata.category(c) == "Co"
+                    boxes[_key(UNKNOWN if unknown else c, char["origin"])] = (x0, y0, x1, y1)
+    return boxes
+
+
 def char_key(char: tuple) -> tuple[str, int, int]:
     """A traced glyph's key, its character as `CLIPPED_FLAGS` extraction writes it: a
     ligature's first letter at its origin ("ﬁ" as "f"). A character the font does not

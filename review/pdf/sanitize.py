@@ -40,6 +40,7 @@ owner's own /Resources only (not inherited from /Pages).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -50,6 +51,7 @@ from pymupdf import mupdf
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, ranked
+from review.pdf.glyph_keys import char_key, redaction_boxes
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
 from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
@@ -143,17 +145,19 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     page draws there before it (`glyph_cut`: an unmapped glyph may share the first two
     with a seen one, an icon's background under its foreground). Invisible glyphs are
     left to `_drop_invisible_text`, which removes them all in one page-wide redaction."""
+    to_cut = [g for g in analysis.hidden if g.text and g.kind != INVISIBLE]
+    if not to_cut:
+        return
+    seen = _seen(analysis, redaction_boxes(page))
     redactable: list[HiddenGlyph] = []
     alone: list[tuple[str, tuple[float, float], int]] = []
-    for glyph in analysis.hidden:
-        if not glyph.text or glyph.kind == INVISIBLE:
-            continue
-        if not _cuts_visible(analysis, glyph.rect):
+    for glyph in to_cut:
+        if not _cuts_visible(seen, glyph.rect):
             redactable.append(glyph)
         elif glyph.origin is not None:
             alone.append((glyph.text, glyph.origin, glyph.seqno))
     drop_glyphs(page, ranked(page, alone))  # first: the trace's order is the content's
-    runs = list(_hidden_runs(analysis, redactable))
+    runs = list(_hidden_runs(seen, redactable))
     for rect in runs:
         page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
     if runs:
@@ -164,7 +168,7 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
         )
 
 
-def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
+def _hidden_runs(seen: _Seen, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
     """One box per run of `hidden` glyphs of one kind on one line. No box may cut a
     glyph a reader sees: a run ends before a box that would."""
     run: Quad | None = None
@@ -172,7 +176,7 @@ def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[
     for glyph in hidden:
         if run is not None and glyph.kind == kind and _same_line(run, glyph.rect):
             merged = _union(run, glyph.rect)
-            if not _cuts_visible(analysis, merged):
+            if not _cuts_visible(seen, merged):
                 run = merged
                 continue
         if run is not None:
@@ -182,16 +186,28 @@ def _hidden_runs(analysis: PageAnalysis, hidden: list[HiddenGlyph]) -> Iterator[
         yield run
 
 
-def _cuts_visible(analysis: PageAnalysis, rect: Quad) -> bool:
+# The glyphs a reader sees, by span: the span's reach and each glyph's boxes, as traced
+# and as the redaction measures it (`glyph_keys.redaction_boxes`).
+_Seen = list[tuple[Quad, list[Quad]]]
+
+
+def _seen(analysis: PageAnalysis, measured: dict[tuple[str, int, int], Quad]) -> _Seen:
+    seen = []
+    for span in analysis.visible:
+        boxes = [box for c in span.chars for box in (c[3], measured.get(char_key(c), c[3]))]
+        seen.append((functools.reduce(_union, boxes, span.box), boxes))
+    return seen
+
+
+def _cuts_visible(seen: _Seen, rect: Quad) -> bool:
     """Whether a redaction of `rect` would cut a glyph a reader sees. MuPDF cuts a glyph
     when the redaction meets its box shrunk by a tenth of its width and height on each
     side, so neighbours whose boxes touch or overlap a little (float noise, kerning:
     "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
-    for span in analysis.visible:
-        if not intersects(rect, span.box):
+    for reach, boxes in seen:
+        if not intersects(rect, reach):
             continue
-        for char in span.chars:
-            x0, y0, x1, y1 = char[3]
+        for x0, y0, x1, y1 in boxes:
             dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
             if intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy)):
                 return True

@@ -52,3 +52,44 @@ def test_text_a_type3_font_draws_tiny_is_still_tiny() -> None:
     pdf = type3_page("0.001 0 0 0.001 0 0")  # 0.12 x 0.1 units: 0.012 pt
 
     assert {h.kind for h in find_hidden(pdf)} == {TINY}
+
+
+def test_a_hidden_dot_over_a_type3_letter_is_cut_without_the_letter() -> None:
+    """pdf.js's bug1513120_reduced.pdf: a white "." sits on top of the "M" below it,
+    both set at 0.24 pt in Type 3 fonts whose bounding boxes measure 11 pt at that
+    size. The trace boxes each glyph 0.24 pt tall, so a redaction of the dot looked
+    safe; the redaction measures the "M" by its font's box, and took it: the release
+    read "onday", with the gate satisfied."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=100)
+    page.insert_text((20, 20), "A bill", fontsize=10)
+    letter, dot, font = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    glyphs = {letter: b"36 0 0 0 35 30 d1 0 0 35 30 re f", dot: b"7 0 0 0 5 5 d1 0 0 5 5 re f"}
+    for xref, glyph in glyphs.items():
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, glyph)
+    doc.update_object(
+        font,
+        "<</Type/Font/Subtype/Type3/FontBBox[0 -9 40 38]/FontMatrix[1 0 0 1 0 0]"
+        f"/CharProcs<</M {letter} 0 R/period {dot} 0 R>>"
+        "/Encoding<</Type/Encoding/Differences[46/period 77/M]>>"
+        "/FirstChar 46/LastChar 77/Widths[7 " + " ".join(["0"] * 30) + " 36]>>",
+    )
+    set_resource(page, "Font/T3", f"{font} 0 R")
+    # The "M"s' ink ends at 47.2; the dot is set on 47.9, within their font's box.
+    append_content(
+        page,
+        b"BT /T3 0.24 Tf 1 1 1 rg 1 0 0 1 20 47.9 Tm (.) Tj 0 g 1 0 0 1 20 40 Tm (MM) Tj ET",
+    )
+    pdf = doc.tobytes()
+    assert [h.text for h in find_hidden(pdf)] == ["."]
+
+    released = sanitize(burn_in(pdf, []))
+
+    drawn = [
+        chr(char[0])
+        for span in pymupdf.open(stream=released)[0].get_texttrace()
+        for char in span["chars"]
+    ]
+    assert drawn.count("M") == 2 and "." not in drawn
+    assert verify(pdf, released, []).ok
