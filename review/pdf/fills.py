@@ -10,11 +10,11 @@ A plain rectangle fill carries nothing but its colour, which shows around the bo
 anyway. `split_fills` rewrites each one a box touches but does not contain as the
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
-("re B") becomes its fill's pieces and its outline's sides, as below. A path of several
-rectangles that do not overlap (a table's shaded rows) is split the same way, and so
-is a filled shape of one outline of lines and curves (a banner, a box with round
-corners): into the shape clipped to each piece (`shape_pieces.py`), unless a piece's
-edge would pass through a curve (then columns are tried instead of rows). Likewise
+("re B", or a shape below) becomes its fill's pieces and its outline's sides, as below.
+A path of several rectangles that do not overlap (a table's shaded rows) is split the
+same way, and so is a filled shape of one outline of lines and curves (a banner, a box
+with round corners): into the shape clipped to each piece (`shape_pieces.py`), unless a
+piece's edge would pass through a curve (then columns are tried instead of rows). Likewise
 a path of sides that is only stroked (a paragraph's border, with round corners or not,
 a table's grid drawn as one path, a signature rule) becomes its sides, each a path of
 its own, the straight ones a box crosses cut around it: MuPDF takes a whole path when
@@ -119,6 +119,19 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                     if pieces is not None
                     else b" ".join(map(_re, rects)) + fill  # as it was, for the redaction
                 )
+                out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
+                cursor = op.end
+            path = []
+        elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=True)):
+            # A shape of curves filled and outlined: its fill's pieces, then its sides
+            # ("B" strokes no closing side the path does not draw).
+            outline = _subpaths(path, closed=name in (b"b", b"b*"))
+            edges = _edges(outline, ctm, boxes, max(width, 1.0) / 2) if outline else None
+            shapes = _shape_pieces(shape[0], ctm, boxes) if len(shape) == 1 else None
+            if edges is not None and shapes is not None:
+                paint = data[path[-1].end : op.start]
+                fill = paint + FILL_OF[name]
+                filled = b" ".join(_path(piece) + fill for piece in shapes)
                 out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
             path = []

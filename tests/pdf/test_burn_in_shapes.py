@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 
+from review.pdf.fills import split_rectangle_fills
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
@@ -36,13 +37,15 @@ ROUND_CORNERS = [
 ]
 
 
-def banner_page() -> bytes:
-    """A letter with a navy banner of round corners, white text on it."""
+def banner_page(*, outlined: bool = False) -> bytes:
+    """A letter with a navy banner of round corners, white text on it; `outlined`: with
+    a red border 2 pt wide, drawn with the fill ("b")."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 100), "Notice to the tenants", fontsize=11)
+    banner = b"1 0 0 RG 2 w " + BANNER[:-1] + b"b" if outlined else BANNER
     xref = page.get_contents()[0]
-    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + BANNER + b" Q\n")
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + banner + b" Q\n")
     page.insert_text((120, 165), "Call Jane Roe at the front desk", fontsize=12, color=(1, 1, 1))
     return doc.tobytes()
 
@@ -77,6 +80,23 @@ def test_a_mark_on_a_banner_with_round_corners_leaves_the_banner_and_its_white_t
         assert colour_at(output, x, y) == NAVY_RGB  # corners, the bottom, beside the box
     # All but the box and the pixels its edges half cover.
     assert navy_pixels(output) > navy_pixels(pdf) - (box.width + 4) * (box.height + 4)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_banner_filled_and_outlined_keeps_its_fill_and_border_around_a_mark() -> None:
+    pdf = banner_page(outlined=True)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = word_box(pdf, "Jane") | word_box(pdf, "Roe")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    sides = [item[0] for d in released.get_drawings() if d["type"] == "s" for item in d["items"]]
+    assert sorted(sides) == ["c"] * 4 + ["l"] * 4
+    for x, y in ((105, 140), (300, 185), (box.x0 - 3, box.y0 + 2)):
+        assert colour_at(output, x, y) == NAVY_RGB
+    assert colour_at(output, 300, 132) == (255, 0, 0)
     assert verify(pdf, output, [mark]).ok
 
 
@@ -139,3 +159,15 @@ def test_a_rectangle_side_through_a_curve_gives_no_piece() -> None:
 
 def test_a_rectangle_beside_the_shape_gives_an_empty_piece() -> None:
     assert clipped(ROUND_CORNERS, (0, 0, 50, 50)) == []
+
+
+def test_an_unclosed_shape_filled_and_outlined_strokes_no_closing_side() -> None:
+    """A shape painted with "B" is filled closed but stroked only along the sides the
+    path draws; "b" closes it first, and strokes the closing side too."""
+    box = [(40.0, 20.0, 60.0, 30.0)]
+    open_sides = split_rectangle_fills(b"0 0 m 100 0 l 100 50 l 0 50 l B", box)
+    closed = split_rectangle_fills(b"0 0 m 100 0 l 100 50 l 0 50 l b", box)
+
+    assert open_sides.count(b" f ") == closed.count(b" f ") == 4  # the pieces around the box
+    assert b"0 50 m 0 0 l S" not in open_sides and b"100 50 m 0 50 l S" in open_sides
+    assert b"0 50 m 0 0 l S" in closed
