@@ -12,17 +12,16 @@ pieces of it around the boxes, drawn where it was drawn, each clear of every box
 `GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
 ("re B", or a shape below) becomes its fill's pieces and its outline's sides, as below.
 A path of several rectangles that do not overlap (a table's shaded rows) is split the
-same way, and so is a filled shape of one outline of lines and curves (a banner, a box
-with round corners): into the shape clipped to each piece (`shape_pieces.py`), unless a
-piece's edge would pass through a curve (then columns are tried instead of rows). Likewise
-a path of sides that is only stroked (a paragraph's border, with round corners or not,
-a table's grid drawn as one path, a signature rule) becomes its sides, each a path of
-its own, the straight ones a box crosses cut around it: MuPDF takes a whole path when
-a box touches any line of it, and now takes only what lay under the box. A curve is
-never cut: a box near one (within the box of its points) leaves its path whole to the
-redaction, as is anything else a box touches (a clip, a path the transformation turns,
-anything inside a form XObject).
-"""
+same way, and so is a filled shape of lines and curves (a banner, a box with round
+corners, a frame filled as a ring): into the shape clipped to each piece
+(`shape_pieces.py`), unless a piece's edge would pass through a curve (then columns are
+tried instead of rows). Likewise a path of sides that is only stroked (a paragraph's
+border, with round corners or not, a table's grid drawn as one path, a signature rule)
+becomes its sides, each a path of its own, the straight ones a box crosses cut around
+it: MuPDF takes a whole path when a box touches any line of it, and now takes only what
+lay under the box. A curve is never cut: a box near one (within the box of its points)
+leaves its path whole to the redaction, as is anything else a box touches (a clip, a
+path the transformation turns, anything inside a form XObject)."""
 
 from __future__ import annotations
 
@@ -98,8 +97,8 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
-        elif name in FILLS and (subpaths := _subpaths(path, closed=True)) and len(subpaths) == 1:
-            shapes = _shape_pieces(subpaths[0], ctm, boxes)
+        elif name in FILLS and (subpaths := _subpaths(path, closed=True)):
+            shapes = _shape_pieces(subpaths, ctm, boxes)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
                 out += [data[cursor : path[0].start], b" ".join(_path(s) + paint for s in shapes)]
@@ -123,23 +122,20 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=True)):
-            # A shape of curves filled and outlined: its fill's pieces, then its sides
-            # ("B" strokes no closing side the path does not draw).
+            # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing side).
             outline = _subpaths(path, closed=name in (b"b", b"b*"))
             edges = _edges(outline, ctm, boxes, max(width, 1.0) / 2) if outline else None
-            shapes = _shape_pieces(shape[0], ctm, boxes) if len(shape) == 1 else None
+            shapes = _shape_pieces(shape, ctm, boxes)
             if edges is not None and shapes is not None:
                 paint = data[path[-1].end : op.start]
-                fill = paint + FILL_OF[name]
-                filled = b" ".join(_path(piece) + fill for piece in shapes)
+                filled = b" ".join(_path(piece) + paint + FILL_OF[name] for piece in shapes)
                 out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
             edges = _edges(subpaths, ctm, boxes, max(width, 1.0) / 2)
             if edges is not None:
-                # "s" closed the path, and its closing side is one of the edges: closing
-                # each edge again would draw a curve's chord.
+                # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"
                 out += [data[cursor : path[0].start], _stroked(edges, paint)]
                 cursor = op.end
@@ -209,13 +205,17 @@ def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect]
     return pieces
 
 
-def _shape_pieces(sides: list[Segment], ctm: Matrix, boxes: Sequence[Rect]) -> list[Outline] | None:
-    """The pieces of a filled shape of one outline around `boxes`, each the shape
-    clipped to a rectangle around them (`shape_pieces.py`); None when it stays as it is
-    (no box touches it, one holds it all, the transformation turns or skews it, or a
-    box comes near a curve)."""
+def _shape_pieces(
+    subpaths: list[list[Segment]], ctm: Matrix, boxes: Sequence[Rect]
+) -> list[list[Outline]] | None:
+    """The pieces of a filled shape around `boxes`, each the shape clipped to a
+    rectangle around them (`shape_pieces.py`), every outline (a ring's two) clipped
+    alike, so a point in the rectangle is filled as before under either fill rule; None
+    when it stays as it is (no box touches it, one holds it all, the transformation
+    turns or skews it, or a box comes near a curve). Filling closes each outline."""
+    outlines = [[*sides, (sides[-1][-1], sides[0][0])] for sides in subpaths]
     grown = _grown(boxes, ctm, 0.0)
-    whole = _bounds([(x, y, x, y) for side in sides for x, y in side])
+    whole = _bounds([(x, y, x, y) for sides in outlines for side in sides for x, y in side])
     if not grown or _held(whole, grown) or not _touch(whole, grown):
         return None
     # Rows around a box, else columns: a mark near a round bottom corner leaves the
@@ -224,19 +224,22 @@ def _shape_pieces(sides: list[Segment], ctm: Matrix, boxes: Sequence[Rect]) -> l
         regions = [whole]
         for box in grown:
             regions = [part for region in regions for part in minus(region, box, columns=columns)]
-        pieces = [clipped(sides, region) for region in regions]
-        if all(piece is not None for piece in pieces):
-            return [piece for piece in pieces if piece]
+        pieces = [[clipped(sides, region) for sides in outlines] for region in regions]
+        if all(outline is not None for piece in pieces for outline in piece):
+            return [kept for piece in pieces if (kept := [o for o in piece if o])]
     return None
 
 
-def _path(outline: Outline) -> bytes:
-    """A closed outline as path operators."""
-    ops = [b"%s %s m" % tuple(_number(v) for v in outline[0][0])]
-    for side in outline:
-        numbers = [_number(v) for point in side[1:] for v in point]
-        ops.append(b" ".join(numbers) + (b" l" if len(side) == 2 else b" c"))
-    return b" ".join(ops) + b" h "
+def _path(outlines: list[Outline]) -> bytes:
+    """Closed outlines as the subpaths of one path."""
+    ops = []
+    for outline in outlines:
+        ops.append(b"%s %s m" % tuple(_number(v) for v in outline[0][0]))
+        for side in outline:
+            numbers = [_number(v) for point in side[1:] for v in point]
+            ops.append(b" ".join(numbers) + (b" l" if len(side) == 2 else b" c"))
+        ops.append(b"h")
+    return b" ".join(ops) + b" "
 
 
 def _disjoint(rects: list[Rect]) -> bool:
@@ -308,12 +311,11 @@ def _edges(
     around the boxes, when a box touches the path's box but holds none of it whole;
     None when it stays as it is, or a box comes near a curve (a curve is never cut).
     Redaction then takes only what lies under a box, where it took the whole path: a
-    notice's border around a redacted phone number (pdfplumber's
-    cupertino_usd_4-6-16.pdf), the same border with round corners (pdf.js's
-    pr12564.pdf), a table's grid drawn as one path. The sides come in two lists: the
-    sides of subpaths of one side, which keep their caps (a cut end lies clear of the
-    box by more than any cap reaches), and sides that met another, whose corners
-    square caps close."""
+    border around a redacted phone number (pdfplumber's cupertino_usd_4-6-16.pdf), one
+    with round corners (pdf.js's pr12564.pdf), a grid as one path. The sides come in
+    two lists: the sides of subpaths of one side, which keep their caps (a cut end lies
+    clear of the box by more than any cap reaches), and sides that met another, whose
+    corners square caps close."""
     grown = _grown(boxes, ctm, reach)
     if not grown:
         return None

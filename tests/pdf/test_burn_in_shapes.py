@@ -171,3 +171,26 @@ def test_an_unclosed_shape_filled_and_outlined_strokes_no_closing_side() -> None
     assert open_sides.count(b" f ") == closed.count(b" f ") == 4  # the pieces around the box
     assert b"0 50 m 0 0 l S" not in open_sides and b"100 50 m 0 50 l S" in open_sides
     assert b"0 50 m 0 0 l S" in closed
+
+
+def test_a_ring_around_a_mark_keeps_its_band_and_its_hole() -> None:
+    """A frame filled as a ring (an outline with round corners and one inside it, filled
+    even-odd): each piece is clipped from both outlines, so the hole stays a hole."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Notice to the tenants", fontsize=11)
+    ring = BANNER[:-1] + b"110 610 m 490 610 l 490 650 l 110 650 l h f*"
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + ring + b" Q\n")
+    page.insert_text((120, 165), "Call Jane Roe at the front desk", fontsize=12)
+    pdf = doc.tobytes()
+    box = word_box(pdf, "Jane") | word_box(pdf, "Roe")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    for x, y in ((105, 137), (300, 136), (300, 187), (495, 170)):
+        assert colour_at(output, x, y) == NAVY_RGB
+    assert colour_at(output, box.x0 - 3, box.y0 + 2) == (255, 255, 255)
+    assert "Call" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, [mark]).ok
