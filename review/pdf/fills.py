@@ -97,7 +97,7 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
-        elif name in FILLS and (subpaths := _subpaths(path, closed=True)):
+        elif name in FILLS and (subpaths := _subpaths(path, closed=False)):
             shapes = _shape_pieces(subpaths, ctm, boxes)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
@@ -121,10 +121,10 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 out += [data[cursor : path[0].start], filled, b" ", _stroked(edges, paint + b"S")]
                 cursor = op.end
             path = []
-        elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=True)):
-            # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing side).
-            outline = _subpaths(path, closed=name in (b"b", b"b*"))
-            edges = _edges(outline, ctm, boxes, max(width, 1.0) / 2) if outline else None
+        elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=name in (b"b", b"b*"))):
+            # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing
+            # side; filling closes every outline).
+            edges = _edges(shape, ctm, boxes, max(width, 1.0) / 2)
             shapes = _shape_pieces(shape, ctm, boxes)
             if edges is not None and shapes is not None:
                 paint = data[path[-1].end : op.start]
