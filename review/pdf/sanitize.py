@@ -24,9 +24,10 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   that content still refers to are all renamed "Layer" (a layer's name is text too);
 - every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
   covered by later opaque content, in the colour of their background, under 1 pt or
-  clipped away are cut, a run on one line at a time (the covering shape stays); an image
-  wholly outside the crop box or wholly covered is removed where it is drawn there (no
-  other image near it), or else emptied when it is drawn nowhere else. A hidden glyph
+  clipped away are cut, a run on one line at a time, any lines at a time beyond the
+  crop box (`hidden_runs`; the covering shape stays); an image wholly outside the crop
+  box or wholly covered is removed where it is drawn there (no other image near it),
+  or else emptied when it is drawn nowhere else. A hidden glyph
   that overlaps a visible one cannot be cut without cutting the visible one too: it is
   left, and the gate refuses the output (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
@@ -40,10 +41,9 @@ owner's own /Resources only (not inherited from /Pages).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pymupdf
 from pymupdf import mupdf
@@ -51,8 +51,9 @@ from pymupdf import mupdf
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, ranked
-from review.pdf.glyph_keys import char_key, redaction_boxes
+from review.pdf.glyph_keys import redaction_boxes
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
+from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
 from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
@@ -92,6 +93,11 @@ _OBJECT_KEY_NAMES = tuple(mupdf.pdf_new_name(key) for key in OBJECT_KEYS)
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
 _OCG = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCG)
 _NAME = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Name)
+_OC = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OC)
+_OCGS = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCGs)
+_SUBTYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Subtype)
+_IMAGE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Image)
+_FORM = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Form)
 
 
 def sanitize(pdf: bytes) -> bytes:
@@ -148,16 +154,16 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     to_cut = [g for g in analysis.hidden if g.text and g.kind != INVISIBLE]
     if not to_cut:
         return
-    seen = _seen(analysis, redaction_boxes(page))
+    seen = seen_glyphs(analysis, redaction_boxes(page))
     redactable: list[HiddenGlyph] = []
     alone: list[tuple[str, tuple[float, float], int]] = []
     for glyph in to_cut:
-        if not _cuts_visible(seen, glyph.rect):
+        if not cuts_seen(seen, glyph.rect):
             redactable.append(glyph)
         elif glyph.origin is not None:
             alone.append((glyph.text, glyph.origin, glyph.seqno))
     drop_glyphs(page, ranked(page, alone))  # first: the trace's order is the content's
-    runs = list(_hidden_runs(seen, redactable))
+    runs = list(hidden_runs(seen, redactable))
     for rect in runs:
         page.add_redact_annot(pymupdf.Rect(rect), cross_out=False)
     if runs:
@@ -166,62 +172,6 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-
-
-def _hidden_runs(seen: _Seen, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
-    """One box per run of `hidden` glyphs of one kind on one line. No box may cut a
-    glyph a reader sees: a run ends before a box that would."""
-    run: Quad | None = None
-    kind = ""
-    for glyph in hidden:
-        if run is not None and glyph.kind == kind and _same_line(run, glyph.rect):
-            merged = _union(run, glyph.rect)
-            if not _cuts_visible(seen, merged):
-                run = merged
-                continue
-        if run is not None:
-            yield run
-        run, kind = glyph.rect, glyph.kind
-    if run is not None:
-        yield run
-
-
-# The glyphs a reader sees, by span: the span's reach and each glyph's boxes, as traced
-# and as the redaction measures it (`glyph_keys.redaction_boxes`).
-_Seen = list[tuple[Quad, list[Quad]]]
-
-
-def _seen(analysis: PageAnalysis, measured: dict[tuple[str, int, int], Quad]) -> _Seen:
-    seen = []
-    for span in analysis.visible:
-        boxes = [box for c in span.chars for box in (c[3], measured.get(char_key(c), c[3]))]
-        seen.append((functools.reduce(_union, boxes, span.box), boxes))
-    return seen
-
-
-def _cuts_visible(seen: _Seen, rect: Quad) -> bool:
-    """Whether a redaction of `rect` would cut a glyph a reader sees. MuPDF cuts a glyph
-    when the redaction meets its box shrunk by a tenth of its width and height on each
-    side, so neighbours whose boxes touch or overlap a little (float noise, kerning:
-    "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
-    for reach, boxes in seen:
-        if not intersects(rect, reach):
-            continue
-        for x0, y0, x1, y1 in boxes:
-            dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
-            if intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy)):
-                return True
-    return False
-
-
-def _same_line(a: Quad, b: Quad) -> bool:
-    """The boxes share at least half the height of the shorter one."""
-    shared = min(a[3], b[3]) - max(a[1], b[1])
-    return shared >= 0.5 * min(a[3] - a[1], b[3] - b[1])
-
-
-def _union(a: Quad, b: Quad) -> Quad:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _remove_hidden_images(page: pymupdf.Page, hidden: list[Quad]) -> list[Quad]:
@@ -343,7 +293,8 @@ def _filter_stream(doc: pymupdf.Document, xref: int, owner: int, off_groups: set
             )
             if kind != "xref":
                 return False
-            return _names_off_group(doc, int(value.split()[0]), off_groups)
+            pdf = mupdf.pdf_specifics(doc.this)
+            return _oc_hides(pdf, mupdf.pdf_new_indirect(pdf, int(value.split()[0]), 0), off_groups)
         # An inline membership dictionary: hidden if it names any OFF group.
         return any(int(n) in off_groups for n in re.findall(rb"(\d+)\s+\d+\s+R", ref))
 
@@ -353,26 +304,45 @@ def _filter_stream(doc: pymupdf.Document, xref: int, owner: int, off_groups: set
 
 
 def _blank_hidden_xobjects(doc: pymupdf.Document, off_groups: set[int]) -> None:
-    """Empty images and form XObjects whose /OC names an OFF group.
+    """Empty images and form XObjects whose /OC, a group or a membership dictionary
+    (/OCMD, indirect or written into the XObject: the PDF Association's
+    pdf20-utf8-test.pdf), hides them.
 
     Without /OCProperties a viewer ignores /OC and would paint them, showing content
-    the reviewer never saw. An /OCMD (membership dictionary) is treated as hidden when
-    it names any OFF group, which errs towards removing.
+    the reviewer never saw.
     """
-    if not off_groups:
-        return
-    for xref in range(1, doc.xref_length()):
-        kind, value = doc.xref_get_key(xref, "OC")
-        if kind != "xref":
+    if doc.xref_get_key(doc.pdf_catalog(), "OCProperties")[0] == "null":
+        return  # no layers: a viewer draws everything
+    pdf = mupdf.pdf_specifics(doc.this)
+    for obj in every_object(doc):
+        oc = mupdf.pdf_dict_get(obj, _OC)
+        if mupdf.pdf_is_null(oc) or not _oc_hides(pdf, oc, off_groups):
             continue
-        if not _names_off_group(doc, int(value.split()[0]), off_groups):
-            continue
-        subtype = doc.xref_get_key(xref, "Subtype")[1]
-        if subtype == "/Image":
+        xref = mupdf.pdf_obj_parent_num(obj)  # a loaded object's own number
+        subtype = mupdf.pdf_dict_get(obj, _SUBTYPE)
+        if mupdf.pdf_name_eq(subtype, _IMAGE):
             _blank_image(doc, xref)
-        elif subtype == "/Form":
+        elif mupdf.pdf_name_eq(subtype, _FORM):
             doc.update_stream(xref, b"")
-        _delete_keys(doc, xref, ("OC",))
+        mupdf.pdf_dict_del(obj, _OC)
+
+
+def _oc_hides(pdf: mupdf.PdfDocument, oc: mupdf.PdfObj, off_groups: set[int]) -> bool:
+    """Whether MuPDF hides what `oc` governs when it draws the page (an /OCMD's /P
+    policy and /VE expression included), or `oc` names an OFF group at all, which
+    errs towards removing."""
+    if mupdf.pdf_is_ocg_hidden(pdf, mupdf.PdfResourceStack(), "View", oc):
+        return True
+    if mupdf.pdf_is_indirect(oc) and mupdf.pdf_to_num(oc) in off_groups:
+        return True
+    groups = mupdf.pdf_dict_get(oc, _OCGS)  # a reference or an array of references
+    if mupdf.pdf_is_array(groups):
+        members = [mupdf.pdf_array_get(groups, i) for i in range(mupdf.pdf_array_len(groups))]
+    else:
+        members = [groups]
+    return any(
+        mupdf.pdf_is_indirect(group) and mupdf.pdf_to_num(group) in off_groups for group in members
+    )
 
 
 def _neutral_layer_names(doc: pymupdf.Document) -> None:
@@ -382,17 +352,6 @@ def _neutral_layer_names(doc: pymupdf.Document) -> None:
     for obj in every_object(doc):
         if mupdf.pdf_name_eq(mupdf.pdf_dict_get(obj, _TYPE), _OCG):
             mupdf.pdf_dict_put_text_string(obj, _NAME, "Layer")
-
-
-def _names_off_group(doc: pymupdf.Document, oc_xref: int, off_groups: set[int]) -> bool:
-    if oc_xref in off_groups:
-        return True
-    # An /OCMD lists its groups under /OCGs (a reference or an array of references).
-    kind, value = doc.xref_get_key(oc_xref, "OCGs")
-    if kind not in ("xref", "array"):
-        return False
-    refs = value.strip("[]").split()
-    return any(int(token) in off_groups for token in refs[::3] if token.isdigit())
 
 
 def _drop_object_metadata(doc: pymupdf.Document) -> None:

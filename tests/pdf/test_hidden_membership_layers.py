@@ -10,6 +10,7 @@ that no reviewer had seen."""
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, detect
 from review.pdf.hidden import HIDDEN_LAYER, layers_off, layers_on
@@ -20,20 +21,27 @@ SEEN = "Quarterly figures for the board"
 UNSEEN = "Draft note for Jane Roe only"
 
 
-def layered_pdf() -> bytes:
+def layered_pdf(membership: str = "indirect") -> bytes:
     """A page that shows SEEN, and draws UNSEEN through a form whose /OC is an /OCMD
-    naming a group the default configuration turns off."""
+    naming a group the default configuration turns off: an object of its own
+    ("indirect") or written into the form ("direct", as in the PDF Association's
+    pdf20-utf8-test.pdf)."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     page.insert_text((20, 40), SEEN)
     font = doc.get_new_xref()
     doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
-    group, membership, form = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    group, form = doc.get_new_xref(), doc.get_new_xref()
     doc.update_object(group, "<</Type/OCG/Name(Layer Test 2 - Not Vis)>>")
-    doc.update_object(membership, f"<</Type/OCMD/OCGs {group} 0 R>>")
+    if membership == "indirect":
+        oc = doc.get_new_xref()
+        doc.update_object(oc, f"<</Type/OCMD/OCGs {group} 0 R>>")
+        oc_value = f"{oc} 0 R"
+    else:
+        oc_value = f"<</Type/OCMD/OCGs {group} 0 R>>"
     doc.update_object(
         form,
-        f"<</Type/XObject/Subtype/Form/BBox[0 0 300 200]/OC {membership} 0 R"
+        f"<</Type/XObject/Subtype/Form/BBox[0 0 300 200]/OC {oc_value}"
         f"/Resources<</Font<</F1 {font} 0 R>>>>>>",
     )
     doc.update_stream(form, f"BT /F1 11 Tf 20 120 Td ({UNSEEN}) Tj ET".encode())
@@ -68,16 +76,21 @@ def test_a_group_the_configuration_turns_off_is_off_though_it_has_no_usage() -> 
     assert layered is not None and UNSEEN in layered[0].get_text()
 
 
-def test_text_an_off_layer_hides_through_a_membership_dictionary_is_reported() -> None:
-    result = detect(layered_pdf(), DetectionPolicy(salt=b"s", ocr=False))
+@pytest.mark.parametrize("membership", ["indirect", "direct"])
+def test_text_an_off_layer_hides_through_a_membership_dictionary_is_reported(
+    membership: str,
+) -> None:
+    result = detect(layered_pdf(membership), DetectionPolicy(salt=b"s", ocr=False))
 
     hidden = [m for m in result.marks if m.category == HIDDEN_CONTENT]
     assert hidden and {m.needs_manual_review for m in hidden} == {HIDDEN_LAYER}
     assert all(0.3 < m.box.y0 < 0.45 for m in hidden)  # the form's line, not the page's
 
 
-def test_sanitize_removes_what_the_off_layer_hid_and_keeps_what_was_seen() -> None:
-    pdf = layered_pdf()
+@pytest.mark.parametrize("membership", ["indirect", "direct"])
+def test_sanitize_removes_what_the_off_layer_hid_and_keeps_what_was_seen(membership: str) -> None:
+    pdf = layered_pdf(membership)
+    assert SEEN in words(pdf) and UNSEEN not in words(pdf)  # as MuPDF draws it
 
     released = sanitize(pdf)
 

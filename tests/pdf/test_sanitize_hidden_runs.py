@@ -99,3 +99,52 @@ def test_a_clipped_glyph_deep_in_a_visible_ones_box_is_removed_alone_and_release
     assert released.get_text().split() == ["x", "Lorem", "ipsum", "egestas"]
     assert find_hidden(output) == []
     assert verify(pdf, output, []).ok
+
+
+def _page_with_lines_beyond_the_crop_box(lines: int) -> bytes:
+    """One line on the page, and `lines` lines above it and as many below it, out of
+    sight (as a form field's long text scrolled past its box is drawn)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((20, 40), "Shown", fontsize=8)  # also puts Helvetica in as /helv
+    hidden_line = b"(" + HIDDEN_PART.encode() + b") Tj T* "
+    xref = page.get_contents()[0]
+    doc.update_stream(
+        xref,
+        doc.xref_stream(xref)
+        + b"\nBT /helv 8 Tf 10 TL 20 %d Td " % (800 + 10 * lines)
+        + hidden_line * lines
+        + b"ET\nBT /helv 8 Tf 10 TL 20 -20 Td "
+        + hidden_line * lines
+        + b"ET",
+    )
+    return doc.tobytes()
+
+
+def test_lines_beyond_the_crop_box_are_cut_with_one_redaction_each_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pdf = _page_with_lines_beyond_the_crop_box(LINES)
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        kinds = Counter(glyph.kind for glyph in analyse_page(doc[0]).hidden)
+    assert kinds == {"outside_crop_box": 2 * LINES * len(HIDDEN_PART)}
+    added = []
+    add_redact_annot = pymupdf.Page.add_redact_annot
+
+    def counted(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Annot:
+        added.append(args[0])
+        return add_redact_annot(page, *args, **kwargs)
+
+    monkeypatch.setattr(pymupdf.Page, "add_redact_annot", counted)
+
+    output = sanitize(pdf)
+
+    # Above the page, then below it: one box over both would cross the shown line.
+    assert len(added) == 2
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert [w[4] for w in released.get_text("words")] == ["Shown"]
+    assert released.get_text("words", clip=pymupdf.INFINITE_RECT()) == released.get_text(
+        "words"
+    )
+    assert find_hidden(output) == []
+    assert verify(pdf, output, []).ok

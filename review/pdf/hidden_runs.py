@@ -1,0 +1,80 @@
+"""Which boxes cut hidden glyphs and no glyph a reader sees (Django-free).
+
+Sanitize cuts hidden glyphs by redacting boxes, text only. A box is safe when it meets
+no seen glyph as MuPDF's redaction measures glyphs; `hidden_runs` makes the boxes as
+few as that allows, since MuPDF checks every glyph of the page against every box.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from review.pdf.geometry import intersects
+from review.pdf.glyph_keys import char_key
+from review.pdf.hidden import OUTSIDE_CROP_BOX, HiddenGlyph, PageAnalysis, Quad
+
+# The glyphs a reader sees, by span: the span's reach and each glyph's boxes, as traced
+# and as the redaction measures it (`glyph_keys.redaction_boxes`).
+Seen = list[tuple[Quad, list[Quad]]]
+
+
+def seen_glyphs(analysis: PageAnalysis, measured: dict[tuple[str, int, int], Quad]) -> Seen:
+    """The reach is of the seen glyphs alone: a span's box also holds its hidden ones
+    (a form field's long text drawn far above and below the page, PDFBox's
+    AcroFormsBasicFields.pdf), and every hidden glyph would be checked against all."""
+    seen = []
+    for span in analysis.visible:
+        boxes = [box for c in span.chars for box in (c[3], measured.get(char_key(c), c[3]))]
+        if boxes:
+            seen.append((functools.reduce(_union, boxes), boxes))
+    return seen
+
+
+def cuts_seen(seen: Seen, rect: Quad) -> bool:
+    """Whether a redaction of `rect` would cut a glyph a reader sees. MuPDF cuts a glyph
+    when the redaction meets its box shrunk by a tenth of its width and height on each
+    side, so neighbours whose boxes touch or overlap a little (float noise, kerning:
+    "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
+    for reach, boxes in seen:
+        if not intersects(rect, reach):
+            continue
+        for x0, y0, x1, y1 in boxes:
+            dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
+            if intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy)):
+                return True
+    return False
+
+
+def hidden_runs(seen: Seen, hidden: list[HiddenGlyph]) -> Iterator[Quad]:
+    """One box per run of `hidden` glyphs of one kind on one line, or on any lines
+    beyond the crop box, where nothing is seen (a form field's 145,000 characters
+    scrolled out of sight took minutes to cut a line at a time). No box may cut a glyph
+    a reader sees: a run ends before a box that would."""
+    run: Quad | None = None
+    kind = ""
+    for glyph in hidden:
+        if (
+            run is not None
+            and glyph.kind == kind
+            and (kind == OUTSIDE_CROP_BOX or _same_line(run, glyph.rect))
+        ):
+            merged = _union(run, glyph.rect)
+            if not cuts_seen(seen, merged):
+                run = merged
+                continue
+        if run is not None:
+            yield run
+        run, kind = glyph.rect, glyph.kind
+    if run is not None:
+        yield run
+
+
+def _same_line(a: Quad, b: Quad) -> bool:
+    """The boxes share at least half the height of the shorter one."""
+    shared = min(a[3], b[3]) - max(a[1], b[1])
+    return shared >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
+def _union(a: Quad, b: Quad) -> Quad:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
