@@ -13,6 +13,7 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.geometry import (
+    BoxGrid,
     Quad,
     area_of,
     centre,
@@ -71,15 +72,26 @@ class Painters:
                 self._grounds.append((seqno, reach, None, 1.0, True))
                 if not translucent:
                     self.shapes.append((seqno, reach, None, kind == "fill-image"))
+        crop = page.cropbox
+        extent = (0.0, 0.0, crop.width, crop.height)
+        self._shapes_near = BoxGrid([shape[1] for shape in self.shapes], extent)
+        self._grounds_near = BoxGrid([ground[1] for ground in self._grounds], extent)
+
+    def _shapes_meeting(
+        self, rect: Quad
+    ) -> list[tuple[int, Quad, tuple[float, float, float] | None, bool]]:
+        return [self.shapes[i] for i in self._shapes_near.near(rect)]
 
     def covered(self, rect: Quad, seqno: int, *, whole: bool = False) -> bool:
         share = 1.0 if whole else COVERED_SHARE
         area = area_of(rect)
+        # A box of no area counts as covered by any later shape, near it or not.
+        shapes = self._shapes_meeting(rect) if area > 0 else self.shapes
         return any(
             later > seqno
             and overlap(rect, shape) >= share * area
             and not (colour is not None and self._shows_through(rect, shape, colour))
-            for later, shape, colour, _ in self.shapes
+            for later, shape, colour, _ in shapes
         )
 
     def _shows_through(self, rect: Quad, shape: Quad, colour: tuple[float, float, float]) -> bool:
@@ -113,17 +125,21 @@ class Painters:
 
     def painted_over(self, box: Quad, seqno: int) -> bool:
         """A fill, image or shading painted after `seqno` meets `box`."""
-        return any(later > seqno and intersects(box, shape) for later, shape, _, _ in self.shapes)
+        return any(
+            later > seqno and intersects(box, shape)
+            for later, shape, _, _ in self._shapes_meeting(box)
+        )
 
     def untouched(self, box: Quad) -> bool:
         """No fill, image or shading anywhere over or under `box`."""
-        return not any(intersects(box, shape) for _, shape, _, _ in self.shapes)
+        return not any(intersects(box, shape) for _, shape, _, _ in self._shapes_meeting(box))
 
     def on_image(self, rect: Quad) -> bool:
         """`rect` lies on an image, painted before or after it (OCR tools do both)."""
+        point = centre(rect)
         return any(
-            is_image and contains_point(shape, centre(rect))
-            for _, shape, _, is_image in self.shapes
+            is_image and contains_point(shape, point)
+            for _, shape, _, is_image in self._shapes_meeting((*point, *point))
         )
 
     def backgrounds(self, rect: Quad, seqno: int) -> list[tuple[float, float, float]] | None:
@@ -134,7 +150,8 @@ class Painters:
         issue15372.pdf); None when an image or a shading lies behind it (unknown)."""
         point = centre(rect)
         possible: list[tuple[float, float, float]] | None = [WHITE]
-        for earlier, reach, colour, opacity, exact in self._grounds:
+        for index in self._grounds_near.near((*point, *point)):
+            earlier, reach, colour, opacity, exact = self._grounds[index]
             if earlier >= seqno:
                 break
             if not contains_point(reach, point):
