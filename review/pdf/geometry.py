@@ -208,6 +208,13 @@ class BoxGrid:
             for cell in self._cells_of(box):
                 self._cells[cell].append(index)
 
+    @classmethod
+    def over(cls, boxes: Sequence[Quad]) -> BoxGrid:
+        """A grid over the boxes' own extent (their finite coordinates)."""
+        xs = [v for box in boxes for v in (box[0], box[2]) if math.isfinite(v)] or [0.0]
+        ys = [v for box in boxes for v in (box[1], box[3]) if math.isfinite(v)] or [0.0]
+        return cls(boxes, (min(xs), min(ys), max(xs), max(ys)))
+
     def near(self, rect: Quad) -> list[int]:
         """The indices, in ascending order, of the boxes that may meet `rect` (edges
         included)."""

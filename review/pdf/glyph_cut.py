@@ -15,6 +15,7 @@ and, unmapped, a character, and only the hidden one goes. Nothing else is touche
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +37,26 @@ Glyph = tuple[str, tuple[float, float], int]
 class _Target:
     origin: tuple[float, float]
     ranks: set[int]  # the occurrences to drop
+    made: int  # how many targets were made before it
     seen: int = 0  # occurrences the filter has shown so far
+
+
+# Glyphs by character and the cell of a grid, _SAME_ORIGIN wide, that holds their
+# origin: two origins the same within it lie in the same or a neighbouring cell. A page
+# of 13,000 hidden glyphs took minutes comparing each with every other.
+_Cell = tuple[int, int, int]
+
+
+def _cell(code: int, origin: tuple[float, float]) -> _Cell:
+    x, y = origin
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return code, 0, 0  # never the same origin as any: `same_origin` says so
+    return code, math.floor(x / _SAME_ORIGIN), math.floor(y / _SAME_ORIGIN)
+
+
+def _around(code: int, origin: tuple[float, float]) -> list[_Cell]:
+    _, cx, cy = _cell(code, origin)
+    return [(code, cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
 
 def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
@@ -45,14 +65,20 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
     if not glyphs:
         return
     to_page = pdf_to_page(page)  # unrotated page space, where the trace measures origins
-    targets: dict[int, list[_Target]] = {}
+    targets: dict[_Cell, list[_Target]] = {}
+    made = 0
     for char, origin, rank in glyphs:
-        at = targets.setdefault(ord(char), [])
-        same = next((t for t in at if same_origin(t.origin, origin)), None)
-        if same is None:
-            at.append(_Target(origin, {rank}))
+        near = [
+            t
+            for cell in _around(ord(char), origin)
+            for t in targets.get(cell, ())
+            if same_origin(t.origin, origin)
+        ]
+        if near:
+            min(near, key=lambda t: t.made).ranks.add(rank)
         else:
-            same.ranks.add(rank)
+            targets.setdefault(_cell(ord(char), origin), []).append(_Target(origin, {rank}, made))
+            made += 1
     chooser = _GlyphChooser(targets, to_page)
     factory = _SanitizeFactory(chooser)
     options = mupdf.PdfFilterOptions()
@@ -72,26 +98,31 @@ def ranked(
     how many glyphs of its character the page draws at its origin before it."""
     if not glyphs:
         return []
-    drawn = [
-        (span["seqno"], chr(char[0]), char[2])
-        for span in page.get_texttrace()
-        for char in span["chars"]
-    ]
+    drawn: dict[_Cell, list[tuple[int, tuple[float, float]]]] = {}
+    for span in page.get_texttrace():
+        for char in span["chars"]:
+            drawn.setdefault(_cell(char[0], char[2]), []).append((span["seqno"], char[2]))
     return [
         (
             text,
             origin,
-            sum(1 for n, c, at in drawn if n < seqno and c == text and same_origin(at, origin)),
+            sum(
+                1
+                for cell in _around(ord(text), origin)
+                for n, at in drawn.get(cell, ())
+                if n < seqno and same_origin(at, origin)
+            ),
         )
         for text, origin, seqno in glyphs
     ]
 
 
 class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
-    def __init__(self, targets: dict[int, list[_Target]], to_page: pymupdf.Matrix):
+    def __init__(self, targets: dict[_Cell, list[_Target]], to_page: pymupdf.Matrix):
         super().__init__()
         self.use_virtual_text_filter()
         self.targets = targets
+        self.codes = {code for code, _, _ in targets}
         self.to_page = to_page
         # An exception cannot cross MuPDF's C frames: kept, and raised after the filter.
         self.error: Exception | None = None
@@ -101,15 +132,17 @@ class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
             chars = struct.unpack(
                 f"{ucslen}i", bytes(mupdf.python_memoryview_from_memory(ucsbuf, 4 * ucslen, 0))
             )
-            targets = [t for c in chars for t in self.targets.get(c, ())]
-            if not targets:
+            if not any(c in self.codes for c in chars):
                 return 0
             x = trm.e * ctm.a + trm.f * ctm.c + ctm.e
             y = trm.e * ctm.b + trm.f * ctm.d + ctm.f
             at = pymupdf.Point(x, y) * self.to_page
+            origin = (at.x, at.y)
             drop = False
-            for target in targets:
-                if same_origin(target.origin, (at.x, at.y)):
+            for target in (
+                t for c in chars for cell in _around(c, origin) for t in self.targets.get(cell, ())
+            ):
+                if same_origin(target.origin, origin):
                     drop = drop or target.seen in target.ranks
                     target.seen += 1
             return int(drop)

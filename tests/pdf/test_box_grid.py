@@ -35,10 +35,11 @@ def meets(a: Quad, b: Quad) -> bool:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(boxes(), max_size=40), boxes())
 def test_every_box_that_meets_a_query_is_near_it(shapes: list[Quad], query: Quad) -> None:
-    near = BoxGrid(shapes, EXTENT).near(query)
+    for grid in (BoxGrid(shapes, EXTENT), BoxGrid.over(shapes)):
+        near = grid.near(query)
 
-    assert near == sorted(set(near))
-    assert {i for i, shape in enumerate(shapes) if meets(shape, query)} <= set(near)
+        assert near == sorted(set(near))
+        assert {i for i, shape in enumerate(shapes) if meets(shape, query)} <= set(near)
 
 
 @settings(max_examples=200, deadline=None)
