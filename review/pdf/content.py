@@ -28,14 +28,18 @@ WHITE = rb"[\x00\t\n\f\r ]"
 NAME = rb"/([^\x00\t\n\f\r ()<>\[\]{}/%]+)"
 TOKEN_END = rb"(?=[\x00\t\n\f\r ()<>\[\]{}/%]|\Z)"
 SHOWS = (b"Tj", b"TJ", b"'", b'"')  # the operators that show text
-# A move to the start of the line by nothing, and a leading of 0 ("0 TL", "x 0 TD") or
-# none set in the stream: where `line_starts_spelled_out` has work.
+# A move to the start of the line by nothing: where `line_starts_spelled_out` has work.
 _ZERO = rb"(?<![0-9.])[-+]?(?:0+\.?0*|\.0+)[\x00\t\n\f\r ]*"
 _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
 # User space units: `line_starts_spelled_out` moves by this, as little as the filter's
 # single-precision arithmetic still tells apart from no move up to some 8,000 units.
 _NUDGE = 1e-3
-_NO_LEADING = re.compile(_ZERO + rb"T(?:L|D)(?![A-Za-z*])|\A(?![\s\S]*T[LD])")
+# What sets the leading ("TL", and "TD" by its second operand), "T*", and "Q" (which may
+# restore a leading of 0), for `_t_star_without_leading`.
+_LEADING_OPS = re.compile(
+    rb"([-+]?(?:\d+\.?\d*|\.\d+))[\x00\t\n\f\r ]*T[LD](?![A-Za-z*])"
+    rb"|T\*|(?<![A-Za-z0-9_.])Q(?![A-Za-z0-9_.])"
+)
 # Where a text matrix is set: two in a row alike mark where `line_starts_spelled_out`
 # may have work. Found by the operator, then its operands read back: a pattern that
 # matched the six numbers took seconds on a book (pdf.js's freeculture.pdf).
@@ -120,7 +124,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       sets the leading, so every later line landed elsewhere, often off the page
       (pdf.js's bug1337429.pdf lost all its text);
     - a move to the start of the line that moves no further ("0 0 Td", "0 0 TD", "T*"
-      with no leading, "Tm" with the line's own matrix) becomes "Tm" with the line's
+      with a leading of 0, "Tm" with the line's own matrix) becomes "Tm" with the line's
       matrix nudged: the filter took it for no move at all, but after text is shown it
       returns to where the line began. Typeset formulas draw a glyph over another that
       way ("ħ" as a bar and an "h": PyMuPDF's test_3780.pdf lost it to an "h" beside a
@@ -139,7 +143,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
         spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
         if (
             _ZERO_MOVE.search(spelled)
-            or (b"T*" in spelled and _NO_LEADING.search(spelled))
+            or (b"T*" in spelled and _t_star_without_leading(spelled))
             or _matrix_set_twice(spelled)
         ):
             spelled = line_starts_spelled_out(spelled, leading)
@@ -203,6 +207,24 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             cursor = op.end
     out.append(data[cursor:])
     return b"".join(out)
+
+
+def _t_star_without_leading(data: bytes) -> bool:
+    """Whether some "T*" may come with a leading of 0: none set before it since the
+    stream began or since the last "Q". Read by pattern, not parsed (the parse costs
+    some 0.4 s a megabyte): a string or name that looks like "T*" or "Q" only makes
+    the answer yes. A producer may mean such a "T*" as a move back to the line's start
+    (EFSA's journal, in camelot's eu-016.pdf: after a tab, so the footer moved a tab's
+    width right)."""
+    leading_set = False
+    for match in _LEADING_OPS.finditer(data):
+        if match[1] is not None:
+            leading_set = float(match[1]) != 0
+        elif match[0] == b"Q":
+            leading_set = False
+        elif not leading_set:
+            return True
+    return False
 
 
 def _nudged(line: list[float], parity: int) -> bytes:

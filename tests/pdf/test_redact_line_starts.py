@@ -1,7 +1,7 @@
 """A move back to the start of the line survives burn-in and sanitize
 (`content.line_starts_spelled_out`).
 
-"0 0 Td" (or "T*" with no leading) after some text returns to where the line began:
+"0 0 Td" (or "T*" with a leading of 0) after some text returns to where the line began:
 typeset formulas draw one glyph over another that way ("ħ" as a bar, then an "h").
 MuPDF's content filter took it for no move and drew the "h" after the bar (PyMuPDF's
 test_3780.pdf, a physics paper); it also drops a "Tm" equal to the last one, and so
@@ -62,6 +62,10 @@ def released(pdf: bytes) -> bytes:
         b"0 0 TD (h) Tj",
         b"T* (h) Tj",  # no leading set: 0
         b"5 0 TD (y) Tj T* (h) Tj",  # "5 0 TD" sets the leading to 0
+        # A leading set only later in the stream (camelot's eu-016.pdf, a footer)...
+        b"T* (h) Tj ET BT /F1 12 Tf 20 100 Td 0 -14 TD (y) Tj",
+        # ...or set, then restored to 0 by "Q".
+        b"ET q BT 14 TL ET Q BT /F1 20 Tf 1 0 0 1 20 150 Tm (-) Tj T* (h) Tj",
         b"(h) Tj 0 0 Td (x) Tj",  # twice on one line: the nudge alternates
         b"1 0 0 1 20 150 Tm (h) Tj",  # the line's own matrix again (tagged LaTeX)
     ],
