@@ -34,6 +34,14 @@ _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
 # User space units: `line_starts_spelled_out` moves by this, as little as the filter's
 # single-precision arithmetic still tells apart from no move up to some 8,000 units.
 _NUDGE = 1e-3
+# A colour space named in the resources set for filling or stroking ("/Cs8 cs"), not a
+# device space or /Pattern, and what sets a colour: where `colours_spelled_out` has work.
+_NAMED_SPACE = re.compile(
+    rb"/(?!Device(?:Gray|RGB|CMYK)\b|Pattern\b)" + NAME[1:] + WHITE + rb"*(?:cs|CS)" + TOKEN_END
+)
+_COLOURS_IN_A_SPACE = (b"sc", b"scn", b"SC", b"SCN")
+_COLOURS = (*_COLOURS_IN_A_SPACE, b"g", b"rg", b"k", b"G", b"RG", b"K")
+_COLOUR_NUDGE = 1e-5
 # What sets the leading ("TL", and "TD" by its second operand), "T*", and "Q" (which may
 # restore a leading of 0), for `_t_star_without_leading`.
 _LEADING_OPS = re.compile(
@@ -129,7 +137,13 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       returns to where the line began. Typeset formulas draw a glyph over another that
       way ("ħ" as a bar and an "h": PyMuPDF's test_3780.pdf lost it to an "h" beside a
       bar), and tagged LaTeX sets the same matrix again after a space glyph and a change
-      of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right)."""
+      of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right);
+    - the first colour set after a colour space named in the resources ("/Cs8 cs 0
+      scn") is nudged (`colours_spelled_out`): the filter writes the "cs" but leaves out
+      a colour equal to the last one it wrote, and "cs" alone sets the space's initial
+      colour, full ink for a separation (an Adobe technical note, pdfcpu's
+      5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
+      black)."""
     streams: dict[int, float | None] = {}
     for page in doc:
         for n, xref in enumerate(page.get_contents()):
@@ -147,6 +161,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
             or _matrix_set_twice(spelled)
         ):
             spelled = line_starts_spelled_out(spelled, leading)
+        if _NAMED_SPACE.search(spelled):
+            spelled = colours_spelled_out(spelled)
         if spelled != data:
             doc.update_stream(xref, spelled)
 
@@ -207,6 +223,49 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             cursor = op.end
     out.append(data[cursor:])
     return b"".join(out)
+
+
+def colours_spelled_out(data: bytes) -> bytes:
+    """`data` with the first colour set after each colour space named in the resources
+    ("/Cs8 cs", "/Cs8 CS") nudged (`spell_out_for_the_filter`): its first component
+    moved by 0.00001 (relative beyond 1), or by a few times that, towards the middle of
+    a 0 to 1 range, to a colour the stream sets nowhere else, so the filter cannot take
+    it for the one it last wrote."""
+    out: list[bytes] = []
+    cursor = 0
+    named = {True: False, False: False}  # by filling: a named space set, no colour since
+    used: dict[bool, set[tuple[float, ...]]] = {True: set(), False: set()}
+    for op in operations(data):
+        if op.operator in (b"cs", b"CS"):
+            space = op.operands[0] + b" " + op.operator if op.operands else b""
+            named[op.operator == b"cs"] = _NAMED_SPACE.fullmatch(space) is not None
+        elif op.operator in _COLOURS:
+            filling = op.operator.islower()
+            numbers = _floats(op.operands)  # None for a pattern
+            if numbers is not None:
+                if named[filling] and op.operator in _COLOURS_IN_A_SPACE:
+                    numbers = _colour_nudged(numbers, used[filling])
+                    nudged = b" ".join(map(_number, numbers))
+                    out.append(data[cursor : op.start] + nudged + b" ")
+                    cursor = op.end - len(op.operator)
+                used[filling].add(_colour_key(numbers))
+            named[filling] = False
+    out.append(data[cursor:])
+    return b"".join(out)
+
+
+def _colour_nudged(numbers: list[float], used: set[tuple[float, ...]]) -> list[float]:
+    first = numbers[0]
+    step = max(_COLOUR_NUDGE, abs(first) * _COLOUR_NUDGE) * (1 if first < 0.5 else -1)
+    times = 1
+    while _colour_key(nudged := [first + times * step, *numbers[1:]]) in used:
+        times += 1
+    return nudged
+
+
+def _colour_key(numbers: list[float]) -> tuple[float, ...]:
+    """A colour as `_number` writes it."""
+    return tuple(round(v, 6) for v in numbers)
 
 
 def _t_star_without_leading(data: bytes) -> bool:
