@@ -14,7 +14,7 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
   touched vector graphics under it (but a filled rectangle it lies on, a band or a
   shaded cell, stays around it: `fills.py`), is filled black, and is stamped with its
   legal reason in small white text (skipped when the box is too small to hold it
-  legibly).
+  legibly). A mark that covers the whole page takes all of its content (`_empty`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from review.pdf.fills import split_fills
 from review.pdf.geometry import (
     Box,
     Quad,
-    display_rect,
     intersects,
     normalize,
     page_rect,
@@ -42,14 +41,10 @@ from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import name_every_resource
+from review.pdf.stamps import stamp, stamps_by_box
 from review.pdf.text_state import explicit_text_state, restore_text_state
 
 BLACK = (0.0, 0.0, 0.0)
-WHITE = (1.0, 1.0, 1.0)
-STAMP_FONT = "helv"
-STAMP_MAX_SIZE = 8.0
-# Below this the stamp is unreadable on screen and in print; keep the fill only.
-STAMP_MIN_SIZE = 3.0
 # Full rewrite; `no_new_id` keeps the trailer /ID stable so the same input gives the
 # same bytes (MuPDF otherwise draws a fresh random /ID on every save). Garbage is
 # collected (what a redaction took goes with it) but alike objects are not merged:
@@ -274,9 +269,44 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
+    crop = page.cropbox
+    if any(_holds(rect, crop) for rect in rects):
+        _empty(page)
+    else:
+        _redact(page, rects)
+    _fill_and_stamp(page, marks, rects)
+
+
+def _holds(rect: pymupdf.Rect, crop: pymupdf.Rect) -> bool:
+    """`rect` (unrotated page space) holds the whole of the page as shown."""
+    return (
+        rect.x0 <= _CLEAR
+        and rect.y0 <= _CLEAR
+        and rect.x1 >= crop.width - _CLEAR
+        and rect.y1 >= crop.height - _CLEAR
+    )
+
+
+def _empty(page: pymupdf.Page) -> None:
+    """Take everything off a page a mark covers whole (what detection proposes for a
+    page it cannot read): its content goes, not only what a redaction can cut. MuPDF's
+    redaction left an image of Illustrator artwork (pdfcpu's VectorApple.pdf, inline
+    images in nested transparency groups) under the black box, where the gate refuses
+    it as content no reader sees."""
+    doc = page.parent
+    empty = doc.get_new_xref()
+    doc.update_object(empty, "<<>>")
+    doc.update_stream(empty, b"")
+    doc.xref_set_key(page.xref, "Contents", f"{empty} 0 R")
+    doc.xref_set_key(page.xref, "Resources", "<<>>")
+    for key in ("Group", "PieceInfo"):
+        doc.xref_set_key(page.xref, key, "null")
+
+
+def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     split_fills(page, rects)  # the background a box lies on stays around it
     # Text first, each box narrowed off the words it only grazes; then pixels, line art
-    # and the black fill over the whole box. Where no box is narrowed, one pass does all.
+    # under the boxes. Where no box is narrowed, one pass does all.
     words = _text_words(page)
     text_rects = [_text_rect(rect, words) for rect in rects]
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
@@ -297,6 +327,11 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
+
+
+def _fill_and_stamp(
+    page: pymupdf.Page, marks: Sequence[RedactionMark], rects: list[pymupdf.Rect]
+) -> None:
     # The black fills are drawn here, not by the redaction: PyMuPDF draws them through
     # `Page.transformation_matrix`, which leaves the crop box's origin out on a turned
     # page, and put them beside the box there (a scan with /Rotate 90 and its crop box
@@ -307,8 +342,8 @@ def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     for rect in rects:  # each a path of its own: a plain rectangle fill to `hidden`
         shape.draw_rect(rect * shift)
         shape.finish(color=None, fill=BLACK, width=0)
-    for box, (rect, reasons) in _stamps(marks, rects).items():
-        _stamp(page, shape, rect, box, " ".join(reasons))
+    for box, (rect, reasons) in stamps_by_box(marks, rects).items():
+        stamp(page, shape, rect, box, " ".join(reasons))
     shape.commit()
 
 
@@ -380,50 +415,6 @@ def _text_rect(rect: pymupdf.Rect, words: Sequence[_Word]) -> pymupdf.Rect:
         edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))
         edges[axis + 2] = max(edges[axis + 2], min(bounds[axis + 2], middle + _HELD))
     return pymupdf.Rect(*edges)
-
-
-def _stamps(
-    marks: Sequence[RedactionMark], rects: Sequence[pymupdf.Rect]
-) -> dict[Box, tuple[pymupdf.Rect, list[str]]]:
-    """One stamp per box, naming each of its reasons once: marks on the same box (a name
-    that two detectors found) would otherwise print their stamps over each other, which
-    reads as one garbled word such as "(b)(6)(b)(6)"."""
-    stamps: dict[Box, tuple[pymupdf.Rect, list[str]]] = {}
-    for mark, rect in zip(marks, rects, strict=True):
-        _, reasons = stamps.setdefault(mark.box, (rect, []))
-        reason = mark.legal_reason.strip()
-        if reason and reason not in reasons:
-            reasons.append(reason)
-    return stamps
-
-
-def _stamp(
-    page: pymupdf.Page, shape: pymupdf.Shape, rect: pymupdf.Rect, box: Box, reason: str
-) -> None:
-    """Write the legal reason in white, upright as the page is displayed.
-
-    `insert_textbox` works in unrotated space; `rotate=page.rotation` makes the text
-    upright on screen. A box that is taller than wide on screen gets the text turned a
-    further 90 degrees, so it runs along the box's long side.
-    """
-    if not reason or rect.is_empty:
-        return
-    shown = display_rect(page, box)
-    upright = shown.width >= shown.height
-    along, across = (shown.width, shown.height) if upright else (shown.height, shown.width)
-    rotate = page.rotation % 360 if upright else (page.rotation + 90) % 360
-    # One line: the reason must fit the long side with a margin, and the line height
-    # (about 1.2 x size in insert_textbox) the short side.
-    per_point = pymupdf.get_text_length(reason, fontname=STAMP_FONT, fontsize=1.0)
-    size = min(STAMP_MAX_SIZE, (along - 2.0) / per_point, across / 1.25)
-    while size >= STAMP_MIN_SIZE:
-        # A negative result means it did not fit and nothing was written.
-        written = shape.insert_textbox(
-            rect, reason, fontname=STAMP_FONT, fontsize=size, color=WHITE, align=1, rotate=rotate
-        )
-        if written >= 0:
-            return
-        size -= 0.5
 
 
 def render_page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = REVIEW_DPI) -> bytes:
