@@ -1,5 +1,6 @@
-"""Remove single glyphs from a page (Django-free): hidden glyphs that no redaction can
-reach without cutting a glyph a reader sees. A redaction removes every glyph whose box
+"""Remove single glyphs and image placements from a page (Django-free): hidden glyphs
+that no redaction can reach without cutting a glyph a reader sees, and hidden images
+another image is drawn over or beside (`drop_images`). A redaction removes every glyph whose box
 it meets, so it cannot take text from under a glyph drawn over it: a name under an old
 redaction box with "redacted" printed on the box (pymupdf's test-707448.pdf), or a
 clipped-away second copy of a paragraph lying two points off the copy a reader sees
@@ -10,7 +11,9 @@ instance of its own for this page, asking for every glyph shown whether to drop 
 the order the page draws them. A glyph goes when its character and its origin are a
 target's and as many glyphs of that character were drawn there before it as the target
 says: an icon font's background glyph and the foreground drawn over it share an origin
-and, unmapped, a character, and only the hidden one goes. Nothing else is touched.
+and, unmapped, a character, and only the hidden one goes. An image goes when its box
+is a target's and as many images were drawn at that box before it. Nothing else is
+touched.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.geometry import pdf_to_page
+from review.pdf.geometry import Quad, pdf_to_page
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only.
 _SAME_ORIGIN = 0.05
+# Points between the paint log's box of an image and the filter's.
+_SAME_BOX = 0.5
 
 # Character, origin in unrotated page space, and how many glyphs of that character the
 # page draws at that origin before this one (as `get_texttrace` lists them).
@@ -59,6 +64,39 @@ def _around(code: int, origin: tuple[float, float]) -> list[_Cell]:
     return [(code, cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
 
+# An image placement: its box in unrotated page space, and how many images the page
+# draws at that box (`same_box`) before it.
+Placement = tuple[Quad, int]
+
+
+@dataclass
+class _ImageTarget:
+    box: Quad
+    rank: int
+    seen: int = 0  # placements at its box the filter has shown so far
+    dropped: bool = False
+
+
+def drop_images(page: pymupdf.Page, placements: Sequence[Placement]) -> list[Placement]:
+    """Remove from `page` each image placement of `placements`; the ones it did not
+    find (the gate judges those). A redaction cannot take an image another image is
+    drawn over: it takes both (the covered second copy of a logo, pdfcpu's
+    pike-stanford.pdf)."""
+    if not placements:
+        return []
+    targets = [_ImageTarget(box, rank) for box, rank in placements]
+    _filter(page, _Chooser({}, targets, pdf_to_page(page)))
+    return [(t.box, t.rank) for t in targets if not t.dropped]
+
+
+def ranked_images(drawn: Sequence[Quad], hidden: Sequence[tuple[Quad, int]]) -> list[Placement]:
+    """Each hidden image (its box, its index in `drawn`: the boxes of the page's images
+    in painting order) as a Placement."""
+    return [
+        (box, sum(1 for other in drawn[:index] if same_box(other, box))) for box, index in hidden
+    ]
+
+
 def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
     """Remove from `page` each glyph of `glyphs`: its character at its origin, the
     occurrence it names."""
@@ -79,7 +117,10 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
         else:
             targets.setdefault(_cell(ord(char), origin), []).append(_Target(origin, {rank}, made))
             made += 1
-    chooser = _GlyphChooser(targets, to_page)
+    _filter(page, _Chooser(targets, [], to_page))
+
+
+def _filter(page: pymupdf.Page, chooser: _Chooser) -> None:
     factory = _SanitizeFactory(chooser)
     options = mupdf.PdfFilterOptions()
     options.recurse = 1
@@ -117,11 +158,19 @@ def ranked(
     ]
 
 
-class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
-    def __init__(self, targets: dict[_Cell, list[_Target]], to_page: pymupdf.Matrix):
+class _Chooser(mupdf.PdfSanitizeFilterOptions2):
+    def __init__(
+        self,
+        targets: dict[_Cell, list[_Target]],
+        images: list[_ImageTarget],
+        to_page: pymupdf.Matrix,
+    ):
         super().__init__()
         self.use_virtual_text_filter()
+        if images:
+            self.use_virtual_image_filter()
         self.targets = targets
+        self.images = images
         self.codes = {code for code, _, _ in targets}
         self.to_page = to_page
         # An exception cannot cross MuPDF's C frames: kept, and raised after the filter.
@@ -146,20 +195,40 @@ class _GlyphChooser(mupdf.PdfSanitizeFilterOptions2):
                     drop = drop or target.seen in target.ranks
                     target.seen += 1
             return int(drop)
-        except Exception as exc:  # noqa: BLE001 - re-raised by drop_glyphs
+        except Exception as exc:  # noqa: BLE001 - re-raised by _filter
             self.error = exc
             return 0
 
     def image_filter(self, ctx, ctm, name, image, scissor):  # noqa: ANN001, ANN201, PLR0913
-        # SWIG's director installs this hook whether or not it is asked to: keep every
-        # image. The filter drops the image it gets back, so hand it a reference.
+        # Called when there are images to drop: an image that is no target is kept. The
+        # filter drops the image it gets back, so hand it a reference; None removes the
+        # placement.
+        try:
+            if self.images:
+                corners = [
+                    pymupdf.Point(u * ctm.a + v * ctm.c + ctm.e, u * ctm.b + v * ctm.d + ctm.f)
+                    * self.to_page
+                    for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))
+                ]
+                xs, ys = [c.x for c in corners], [c.y for c in corners]
+                box = (min(xs), min(ys), max(xs), max(ys))
+                drop = False
+                for target in self.images:
+                    if same_box(target.box, box):
+                        if target.seen == target.rank:
+                            target.dropped = drop = True
+                        target.seen += 1
+                if drop:
+                    return None
+        except Exception as exc:  # noqa: BLE001 - re-raised by _filter
+            self.error = exc
         return mupdf.ll_fz_keep_image(image)
 
 
 class _SanitizeFactory(mupdf.PdfFilterFactory2):
     """MuPDF's own sanitize filter, asking `chooser` about each glyph."""
 
-    def __init__(self, chooser: mupdf.PdfSanitizeFilterOptions2) -> None:
+    def __init__(self, chooser: _Chooser) -> None:
         super().__init__()
         self.use_virtual_filter()
         self.chooser = chooser  # not `options`: that names a field of the C struct
@@ -168,6 +237,11 @@ class _SanitizeFactory(mupdf.PdfFilterFactory2):
         return mupdf.ll_pdf_new_sanitize_filter(
             doc, chain, struct_parents, transform, options, self.chooser.internal()
         )
+
+
+def same_box(a: Quad, b: Quad) -> bool:
+    """Two boxes the paint log and the filter give for one image: apart by rounding."""
+    return all(abs(p - q) <= _SAME_BOX for p, q in zip(a, b, strict=True))
 
 
 def same_origin(a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -26,10 +26,10 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   covered by later opaque content, in the colour of their background, under 1 pt or
   clipped away are cut, a run on one line at a time, any lines at a time beyond the
   crop box (`hidden_runs`; the covering shape stays); an image wholly outside the crop
-  box or wholly covered is removed where it is drawn there (no other image near it),
-  or else emptied when it is drawn nowhere else. A hidden glyph
-  that overlaps a visible one cannot be cut without cutting the visible one too: it is
-  left, and the gate refuses the output (`unseen_content`);
+  box or wholly covered is removed where it is drawn there (by a redaction, or alone
+  where another image is near it), or else emptied when it is drawn nowhere else. A
+  hidden glyph that overlaps a visible one goes alone, by its character and origin
+  (`glyph_cut`); what nothing here can take is left for the gate (`unseen_content`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
   there is exactly one revision and no unreferenced object. The rewrite is never
   encrypted, so a source's owner password and permission flags do not carry over.
@@ -50,7 +50,7 @@ from pymupdf import mupdf
 
 from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
-from review.pdf.glyph_cut import drop_glyphs, ranked
+from review.pdf.glyph_cut import drop_glyphs, drop_images, ranked, ranked_images
 from review.pdf.glyph_keys import redaction_boxes
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
 from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
@@ -110,8 +110,10 @@ def sanitize(pdf: bytes) -> bytes:
         hidden_image_boxes: dict[int, Counter[tuple[int, int, int, int]]] = {}
         for page in doc:
             analysis = analyse_page(page)
+            hidden_images = [g for g in analysis.hidden if not g.text]
+            drawn = _image_boxes(page) if hidden_images else {}  # before any cut
             _cut_hidden_glyphs(page, analysis)
-            left = _remove_hidden_images(page, [g.rect for g in analysis.hidden if not g.text])
+            left = _remove_hidden_images(page, drawn, hidden_images)
             if left:
                 hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
@@ -174,27 +176,46 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
         )
 
 
-def _remove_hidden_images(page: pymupdf.Page, hidden: list[Quad]) -> list[Quad]:
-    """Remove each hidden image placement that no image a reader sees comes near, with
-    a redaction that removes the images it meets and nothing else; the ones left. The
-    same image object may be drawn where it is seen too (a logo on every page, once
-    above the crop box), so only the placement can go. Hidden images next to each other
-    go together (a spread's other page, beside the crop box, pymupdf's test_2904.pdf)."""
-    if not hidden:
+def _image_boxes(page: pymupdf.Page) -> dict[int, tuple[Quad, int]]:
+    """Each image placement's box and its place among the page's images, by its place in
+    the paint log (`HiddenGlyph.seqno`)."""
+    log = page.get_bboxlog()
+    images = [(seqno, quad(box)) for seqno, (kind, box) in enumerate(log) if kind == "fill-image"]
+    return {seqno: (box, index) for index, (seqno, box) in enumerate(images)}
+
+
+def _remove_hidden_images(
+    page: pymupdf.Page, drawn: dict[int, tuple[Quad, int]], images: list[HiddenGlyph]
+) -> list[Quad]:
+    """Remove each hidden image placement, `drawn` being the page's images before any
+    cut; the ones left. One that no image a reader sees comes near goes with a
+    redaction that removes the images it meets and nothing else (hidden images next to
+    each other go together: a spread's other page, beside the crop box, pymupdf's
+    test_2904.pdf); the others one by one (`glyph_cut.drop_images`: a redaction would
+    take the image drawn over one too, the covered second copy of a logo in pdfcpu's
+    pike-stanford.pdf). The same image object may be drawn where it is seen too (a logo
+    on every page, once above the crop box), so only the placement can go."""
+    if not images:
         return []
     placed = Counter(_rounded(quad(info["bbox"])) for info in page.get_image_info())
-    hidden_at = Counter(_rounded(rect) for rect in hidden)
+    hidden_at = Counter(_rounded(g.rect) for g in images)
     # Where the page draws more images than hidden ones, one is seen (a picture drawn
     # twice, the seen copy over the hidden one, would go with it).
     seen = [box for box, count in placed.items() if count > hidden_at[box]]
-    left = []
-    for rect in hidden:
-        middle = _middle(rect)
-        if _rounded(rect) not in placed or any(intersects(middle, box) for box in seen):
-            left.append(rect)
+    redactable, one_by_one = [], []
+    for image in images:
+        middle = _middle(image.rect)
+        if _rounded(image.rect) in placed and not any(intersects(middle, box) for box in seen):
+            redactable.append(middle)
         else:
-            page.add_redact_annot(pymupdf.Rect(middle), cross_out=False)
-    if len(left) < len(hidden):
+            one_by_one.append(image)
+    in_order = [box for box, _ in sorted(drawn.values(), key=lambda placement: placement[1])]
+    placements = [drawn[image.seqno] for image in one_by_one if image.seqno in drawn]
+    left = [box for box, _ in drop_images(page, ranked_images(in_order, placements))]
+    left += [image.rect for image in one_by_one if image.seqno not in drawn]
+    for middle in redactable:
+        page.add_redact_annot(pymupdf.Rect(middle), cross_out=False)
+    if redactable:
         page.apply_redactions(
             images=pymupdf.PDF_REDACT_IMAGE_REMOVE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,

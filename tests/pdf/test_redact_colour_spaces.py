@@ -34,8 +34,7 @@ def painted(colours: bytes) -> bytes:
     doc.xref_set_key(
         page.xref,
         "Resources",
-        f"<</ColorSpace<</Sep {separation} 0 R/LabA {lab}/LabB {lab}>>"
-        f"/Font<</F1 {font} 0 R>>>>",
+        f"<</ColorSpace<</Sep {separation} 0 R/LabA {lab}/LabB {lab}>>/Font<</F1 {font} 0 R>>>>",
     )
     contents = doc.get_new_xref()
     doc.update_object(contents, "<<>>")

@@ -143,8 +143,6 @@ def test_lines_beyond_the_crop_box_are_cut_with_one_redaction_each_side(
     assert len(added) == 2
     released = pymupdf.open(stream=output, filetype="pdf")[0]
     assert [w[4] for w in released.get_text("words")] == ["Shown"]
-    assert released.get_text("words", clip=pymupdf.INFINITE_RECT()) == released.get_text(
-        "words"
-    )
+    assert released.get_text("words", clip=pymupdf.INFINITE_RECT()) == released.get_text("words")
     assert find_hidden(output) == []
     assert verify(pdf, output, []).ok
