@@ -1,10 +1,10 @@
 """Remove single glyphs and image placements from a page (Django-free): hidden glyphs
 that no redaction can reach without cutting a glyph a reader sees, and hidden images
-another image is drawn over or beside (`drop_images`). A redaction removes every glyph whose box
-it meets, so it cannot take text from under a glyph drawn over it: a name under an old
-redaction box with "redacted" printed on the box (pymupdf's test-707448.pdf), or a
-clipped-away second copy of a paragraph lying two points off the copy a reader sees
-(pymupdf's test_4026.pdf).
+another image is drawn over or beside (`drop_images`). A redaction removes every glyph
+whose box it meets, so it cannot take text from under a glyph drawn over it: a name
+under an old redaction box with "redacted" printed on the box (pymupdf's
+test-707448.pdf), or a clipped-away second copy of a paragraph lying two points off the
+copy a reader sees (pymupdf's test_4026.pdf).
 
 MuPDF's sanitize filter rewrites the page's content, and each form it draws as an
 instance of its own for this page, asking for every glyph shown whether to drop it, in
@@ -62,39 +62,6 @@ def _cell(code: int, origin: tuple[float, float]) -> _Cell:
 def _around(code: int, origin: tuple[float, float]) -> list[_Cell]:
     _, cx, cy = _cell(code, origin)
     return [(code, cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-
-
-# An image placement: its box in unrotated page space, and how many images the page
-# draws at that box (`same_box`) before it.
-Placement = tuple[Quad, int]
-
-
-@dataclass
-class _ImageTarget:
-    box: Quad
-    rank: int
-    seen: int = 0  # placements at its box the filter has shown so far
-    dropped: bool = False
-
-
-def drop_images(page: pymupdf.Page, placements: Sequence[Placement]) -> list[Placement]:
-    """Remove from `page` each image placement of `placements`; the ones it did not
-    find (the gate judges those). A redaction cannot take an image another image is
-    drawn over: it takes both (the covered second copy of a logo, pdfcpu's
-    pike-stanford.pdf)."""
-    if not placements:
-        return []
-    targets = [_ImageTarget(box, rank) for box, rank in placements]
-    _filter(page, _Chooser({}, targets, pdf_to_page(page)))
-    return [(t.box, t.rank) for t in targets if not t.dropped]
-
-
-def ranked_images(drawn: Sequence[Quad], hidden: Sequence[tuple[Quad, int]]) -> list[Placement]:
-    """Each hidden image (its box, its index in `drawn`: the boxes of the page's images
-    in painting order) as a Placement."""
-    return [
-        (box, sum(1 for other in drawn[:index] if same_box(other, box))) for box, index in hidden
-    ]
 
 
 def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
@@ -155,6 +122,39 @@ def ranked(
             ),
         )
         for text, origin, seqno in glyphs
+    ]
+
+
+# An image placement: its box in unrotated page space, and how many images the page
+# draws at that box (`same_box`) before it.
+Placement = tuple[Quad, int]
+
+
+@dataclass
+class _ImageTarget:
+    box: Quad
+    rank: int
+    seen: int = 0  # placements at its box the filter has shown so far
+    dropped: bool = False
+
+
+def drop_images(page: pymupdf.Page, placements: Sequence[Placement]) -> list[Placement]:
+    """Remove from `page` each image placement of `placements`; the ones it did not
+    find (the gate judges those). A redaction cannot take an image another image is
+    drawn over: it takes both (the covered second copy of a logo, pdfcpu's
+    pike-stanford.pdf)."""
+    if not placements:
+        return []
+    targets = [_ImageTarget(box, rank) for box, rank in placements]
+    _filter(page, _Chooser({}, targets, pdf_to_page(page)))
+    return [(t.box, t.rank) for t in targets if not t.dropped]
+
+
+def ranked_images(drawn: Sequence[Quad], hidden: Sequence[tuple[Quad, int]]) -> list[Placement]:
+    """Each hidden image (its box, its index in `drawn`: the boxes of the page's images
+    in painting order) as a Placement."""
+    return [
+        (box, sum(1 for other in drawn[:index] if same_box(other, box))) for box, index in hidden
     ]
 
 

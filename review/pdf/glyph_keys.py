@@ -49,8 +49,17 @@ def kept_by_clips(
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for char in span["chars"]:
-                    key = _key(char["c"], char["origin"])
-                    kept.update((key, (UNKNOWN, *key[1:])))
+                    origin = char["origin"]
+                    places = [origin]
+                    if line["wmode"] == 1:
+                        # Extraction puts a glyph of a vertical font (/Identity-V) a font
+                        # size along its line from the pen position the trace gives
+                        # (PDFBox's PDFBOX-3127 VFont.pdf, a notice set that way).
+                        (dx, dy), size = line["dir"], span["size"]
+                        places.append((origin[0] - size * dx, origin[1] - size * dy))
+                    for place in places:
+                        key = _key(char["c"], place)
+                        kept.update((key, (UNKNOWN, *key[1:])))
     return kept
 
 
