@@ -241,8 +241,8 @@ def colours_spelled_out(data: bytes) -> bytes:
             named[op.operator == b"cs"] = _NAMED_SPACE.fullmatch(space) is not None
         elif op.operator in _COLOURS:
             filling = op.operator.islower()
-            numbers = _floats(op.operands)  # None for a pattern
-            if numbers is not None:
+            numbers = _floats(op.operands)  # None for a pattern, [] for none at all
+            if numbers:
                 if named[filling] and op.operator in _COLOURS_IN_A_SPACE:
                     numbers = _colour_nudged(numbers, used[filling])
                     nudged = b" ".join(map(_number, numbers))

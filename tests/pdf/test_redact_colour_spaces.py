@@ -13,6 +13,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from review.pdf.content import colours_spelled_out
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
@@ -80,3 +81,9 @@ def test_a_colour_set_after_a_named_space_keeps_its_value(colours: bytes) -> Non
 
     assert alike(centre_and_frame(preview), drawn)
     assert alike(centre_and_frame(sanitize(preview)), drawn)
+
+
+def test_a_colour_operator_without_operands_is_left_as_it_is() -> None:
+    # pdf.js's issue21570.pdf: "scn" alone after a named space; burn-in failed on it.
+    stream = b"/Cs8 cs scn 0 0 1 1 re f /Cs8 cs /P1 scn"
+    assert colours_spelled_out(stream) == stream
