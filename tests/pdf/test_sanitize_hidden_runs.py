@@ -33,21 +33,27 @@ def _page_of_hidden_runs() -> bytes:
     return doc.tobytes()
 
 
+@pytest.fixture
+def added(monkeypatch: pytest.MonkeyPatch) -> list[pymupdf.Rect]:
+    """The boxes of the redactions sanitize adds, in order."""
+    boxes: list[pymupdf.Rect] = []
+    add_redact_annot = pymupdf.Page.add_redact_annot
+
+    def counted(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Annot:
+        boxes.append(args[0])
+        return add_redact_annot(page, *args, **kwargs)
+
+    monkeypatch.setattr(pymupdf.Page, "add_redact_annot", counted)
+    return boxes
+
+
 def test_page_with_thousands_of_hidden_glyphs_is_cut_with_a_few_redactions_per_line(
-    monkeypatch: pytest.MonkeyPatch,
+    added: list[pymupdf.Rect],
 ) -> None:
     pdf = _page_of_hidden_runs()
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
         kinds = Counter(glyph.kind for glyph in analyse_page(doc[0]).hidden)
     assert kinds == {"same_colour": 2 * LINES * len(HIDDEN_PART), "invisible": 2400}
-    added = []
-    add_redact_annot = pymupdf.Page.add_redact_annot
-
-    def counted(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Annot:
-        added.append(args[0])
-        return add_redact_annot(page, *args, **kwargs)
-
-    monkeypatch.setattr(pymupdf.Page, "add_redact_annot", counted)
 
     output = sanitize(pdf)
 
@@ -122,20 +128,12 @@ def _page_with_lines_beyond_the_crop_box(lines: int) -> bytes:
 
 
 def test_lines_beyond_the_crop_box_are_cut_with_one_redaction_each_side(
-    monkeypatch: pytest.MonkeyPatch,
+    added: list[pymupdf.Rect],
 ) -> None:
     pdf = _page_with_lines_beyond_the_crop_box(LINES)
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
         kinds = Counter(glyph.kind for glyph in analyse_page(doc[0]).hidden)
     assert kinds == {"outside_crop_box": 2 * LINES * len(HIDDEN_PART)}
-    added = []
-    add_redact_annot = pymupdf.Page.add_redact_annot
-
-    def counted(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Annot:
-        added.append(args[0])
-        return add_redact_annot(page, *args, **kwargs)
-
-    monkeypatch.setattr(pymupdf.Page, "add_redact_annot", counted)
 
     output = sanitize(pdf)
 
