@@ -42,6 +42,8 @@ _NAMED_SPACE = re.compile(
 _COLOURS_IN_A_SPACE = (b"sc", b"scn", b"SC", b"SCN")
 _COLOURS = (*_COLOURS_IN_A_SPACE, b"g", b"rg", b"k", b"G", b"RG", b"K")
 _COLOUR_NUDGE = 1e-5
+# An operator that may set the leading, as far as a pattern can tell.
+_SETS_LEADING = re.compile(rb"T[LD]" + TOKEN_END)
 # What sets the leading ("TL", and "TD" by its second operand), "T*", and "Q" (which may
 # restore a leading of 0), for `_t_star_without_leading`.
 _LEADING_OPS = re.compile(
@@ -146,8 +148,15 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       black)."""
     streams: dict[int, float | None] = {}
     for page in doc:
-        for n, xref in enumerate(page.get_contents()):
-            streams.setdefault(xref, 0.0 if n == 0 else None)  # a page starts with no leading
+        leading: float | None = 0.0  # a page starts with no leading
+        for xref in page.get_contents():
+            streams.setdefault(xref, leading)
+            # A page's streams run on as one: the next starts with this one's leading,
+            # 0 still where no stream before it sets one (baking annotations puts a "q"
+            # stream before the page's own, PyMuPDF's test-3820.pdf: a run-in heading
+            # after each bullet moved a space right).
+            if leading is not None and _SETS_LEADING.search(read_content(doc, xref) or b""):
+                leading = None
         for form in page.get_xobjects():
             streams.setdefault(form[0], None)  # a form inherits it
     for xref, leading in streams.items():

@@ -92,3 +92,25 @@ def test_an_unknown_leading_leaves_a_line_feed_alone():
     data = b"BT (a) Tj T* (b) Tj ET"
     assert line_starts_spelled_out(data, leading=None) == data
     assert line_starts_spelled_out(data, leading=0.0) != data
+
+
+def in_the_middle_of_three_streams(pdf: bytes) -> bytes:
+    """`pdf` with its page's content between a "q" stream and a "Q" stream, as baking
+    annotations leaves a page (PyMuPDF's test-3820.pdf, a report with links)."""
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    page = doc[0]
+    (own,) = page.get_contents()
+    before, after = doc.get_new_xref(), doc.get_new_xref()
+    for xref, data in ((before, b"q"), (after, b"Q")):
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, data)
+    doc.xref_set_key(page.xref, "Contents", f"[{before} 0 R {own} 0 R {after} 0 R]")
+    return doc.tobytes()
+
+
+def test_a_move_back_to_the_line_start_in_a_pages_second_stream_survives():
+    pdf = in_the_middle_of_three_streams(overstruck(b"T* (h) Tj"))
+    before = origins(pdf)
+    assert before[1][1] == before[0][1]  # "h" over the bar
+
+    assert origins(released(pdf)) == before
