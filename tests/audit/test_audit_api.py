@@ -185,6 +185,10 @@ def negative_data_rejected_as_received(ctx, response, case):
     query carries text only: an object generated against a string parameter's `oneOf`
     arrives as its text ("{'m!\\nØ': []}"), a valid value, and accepting it is right
     (schemathesis issue 4600, fixed there for a plain string schema)."""
+    if any(isinstance(value, dict | list) for value in (case.query or {}).values()):
+        # A nested object arrives as its text too ("{'Ø\\x0f': {...}}": backslashes, no
+        # control character), while the recorded URL shows only its first key.
+        return None
     sent = parse_qs(urlsplit(response.request.url).query, keep_blank_values=True)
     received_valid = all(
         name in QUERY_SCHEMAS and len(values) == 1 and _valid_query_value(name, values[0])
