@@ -40,7 +40,7 @@ from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
-from review.pdf.resources import name_every_resource
+from review.pdf.resources import gs_fonts_named, name_every_resource
 from review.pdf.stamps import stamp, stamps_by_box
 from review.pdf.text_state import explicit_text_state, restore_text_state
 
@@ -110,9 +110,11 @@ def check_page(page: int, page_count: int) -> None:
 def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     """Ready `doc` for MuPDF's content filter, which every redaction and every cleaning
     save runs: operators it would draw otherwise written out, every form naming its own
-    resources. Returns the text state the forms set, which `save` restores after it."""
+    resources and every font it sets. Returns the text state the forms set, which `save`
+    restores after it."""
     spell_out_for_the_filter(doc)
     name_every_resource(doc)
+    gs_fonts_named(doc)
     return explicit_text_state(doc)
 
 

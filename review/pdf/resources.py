@@ -22,7 +22,7 @@ import re
 
 import pymupdf
 
-from review.pdf.content import NAME, TOKEN_END, WHITE, read_content
+from review.pdf.content import NAME, TOKEN_END, WHITE, operations, read_content
 
 # An operator whose name operand (the one just before it) names a resource, by category.
 _CATEGORY_OF = {
@@ -45,6 +45,7 @@ _FONT_USE = re.compile(
     NAME + WHITE + rb"+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)" + WHITE + rb"*(Tf)" + TOKEN_END
 )
 _ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_GS_FONT = re.compile(r"\[\s*(\d+\s+\d+\s+R)\s+([-+]?(?:\d+\.?\d*|\.\d+))\s*\]")
 
 
 def name_every_resource(doc: pymupdf.Document) -> None:
@@ -57,6 +58,65 @@ def name_every_resource(doc: pymupdf.Document) -> None:
         for xref in page.get_contents():
             drawn |= forms.uses(xref)
         forms.complete_drawn((page.xref,), drawn)
+
+
+def gs_fonts_named(doc: pymupdf.Document) -> None:
+    """Give each font that a graphics state dictionary sets (/Font [font size] in an
+    ExtGState) a name in the /Resources of the stream that sets it, and set it with "Tf"
+    right after the "gs". MuPDF's content filter writes such a font as "/ExtGState size
+    Tf", a name no resource has: MuPDF then draws the text in a fallback font, and other
+    viewers draw nothing (veraPDF's 6-1-12-t02 files: an "A" set in Arial Bold changed
+    shape in every release). Run after `name_every_resource`, so each form's
+    /Resources hold the ExtGState it names."""
+    owners: dict[int, int] = {}  # content stream -> object whose /Resources it uses
+    for page in doc:
+        for xref in page.get_contents():
+            owners.setdefault(xref, page.xref)
+        for form in page.get_xobjects():
+            owners.setdefault(form[0], form[0])
+    for xref, owner in owners.items():
+        data = read_content(doc, xref)
+        if not data or b"gs" not in data:
+            continue
+        out: list[bytes] = []
+        cursor = 0
+        for op in operations(data):
+            if op.operator != b"gs" or len(op.operands) != 1:
+                continue
+            font = _gs_font(doc, owner, op.operands[0])
+            if font is not None:
+                ref, size = font
+                name = _font_named(doc, owner, ref)
+                out.append(data[cursor : op.end] + f" /{name} {size} Tf".encode())
+                cursor = op.end
+        if out:
+            doc.update_stream(xref, b"".join(out) + data[cursor:])
+
+
+def _gs_font(doc: pymupdf.Document, owner: int, operand: bytes) -> tuple[str, str] | None:
+    """The font reference and size the ExtGState named `operand` sets, if it sets one."""
+    if not operand.startswith(b"/"):
+        return None
+    name = _ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), operand[1:]).decode("latin-1")
+    if "/" in name:
+        return None  # it would read as a key path
+    kind, value = doc.xref_get_key(owner, f"Resources/ExtGState/{name}/Font")
+    found = _GS_FONT.fullmatch(value.strip()) if kind == "array" else None
+    return (found[1], found[2]) if found else None
+
+
+def _font_named(doc: pymupdf.Document, owner: int, ref: str) -> str:
+    """A name for the font `ref` in the /Font resources of `owner`, added if new."""
+    number = 0
+    while True:
+        name = f"GSFont{number}"
+        kind, value = doc.xref_get_key(owner, f"Resources/Font/{name}")
+        if kind == "null":
+            _put(doc, owner, ("Resources", "Font", name), ref)
+            return name
+        if value == ref:
+            return name
+        number += 1
 
 
 class _Forms:
