@@ -136,6 +136,7 @@ def _burn_in_prepare(
         per_page[mark.page].append(mark)
     _own_annotation_lists(doc)
     _drop_foreign_redactions(doc)
+    _appearances_drawn(doc)
     if doc.need_appearances():
         # The form asks viewers to draw its fields from their values (/NeedAppearances):
         # what the reviewer saw. Baking takes the stored appearances, which such a form
@@ -260,6 +261,19 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
             flags = mupdf.pdf_dict_get_int(mupdf.pdf_array_get(annots, i), mupdf.PDF_ENUM_NAME_F)
             if flags & HIDDEN_ANNOT_FLAGS:
                 mupdf.pdf_array_delete(annots, i)
+
+
+def _appearances_drawn(doc: pymupdf.Document) -> None:
+    """Store, for each annotation without an appearance stream, the one MuPDF draws for
+    it on screen from its type and properties: what the reviewer saw. Baking takes
+    stored appearances only and dropped such an annotation (veraPDF's 6-3-3-t01-fail-m:
+    a stamp written with only its /Rect, shown as "DRAFT"; the gate refused it)."""
+    for page in doc:
+        for annot in page.annots():
+            if annot.type[0] == pymupdf.PDF_ANNOT_POPUP:
+                continue  # drawn by no viewer on the page itself
+            if doc.xref_get_key(annot.xref, "AP")[0] == "null":
+                annot.update()
 
 
 def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
