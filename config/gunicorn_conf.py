@@ -40,13 +40,6 @@ def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
 
 
 def post_worker_init(worker):  # noqa: ARG001 - gunicorn's hook signature
-    """What the worker loaded to serve (Django, DRF, PyMuPDF, every view the URLconf
-    names) lives as long as the worker: hand it to the collector's permanent generation,
-    so a full collection walks what requests made, not 200,000 start-up objects (a
-    tenth of a second, every hundred or so admissions)."""
-    import gc
+    from config.serving.startup import freeze_start_up_objects
 
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 - imports the views now, not on a request
-    gc.freeze()
+    freeze_start_up_objects()

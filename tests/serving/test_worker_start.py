@@ -1,33 +1,48 @@
-"""What a gunicorn worker does once it has loaded the application
-(config/gunicorn_conf.py's `post_worker_init`), run in a fresh interpreter as a worker
-would: nothing of the service imported but what `django.setup()` brings."""
+"""What a worker process does once, before its first request or task
+(`config.serving.startup.freeze_start_up_objects`), run in a fresh interpreter as each
+kind of worker starts: nothing of the service imported but what `django.setup()` brings,
+then gunicorn's `post_worker_init` hook or django-q2's `post_spawn` signal."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
+STARTS = {
+    "gunicorn": """
+import runpy
+runpy.run_path("config/gunicorn_conf.py")["post_worker_init"](None)
+""",
+    "django-q2": """
+from django_q.signals import post_spawn
+post_spawn.send(sender="django_q", proc_name="Process-1:1")
+""",
+}
+
 WORKER = """
-import gc, runpy, sys
+import gc, sys
 import django
 django.setup()
-hooks = runpy.run_path("config/gunicorn_conf.py")
-before = gc.get_freeze_count(), "intake.apis" in sys.modules
-hooks["post_worker_init"](None)
-print(*before, gc.get_freeze_count(), "intake.apis" in sys.modules)
+before = gc.get_freeze_count(), "intake.apis" in sys.modules, "review.tasks" in sys.modules
+{start}
+print(*before, gc.get_freeze_count(), "intake.apis" in sys.modules, "review.tasks" in sys.modules)
 """
 
 
-def test_worker_start_imports_the_views_and_freezes_what_it_loaded():
+@pytest.mark.parametrize("server", STARTS)
+def test_worker_start_imports_views_and_tasks_and_freezes_what_it_loaded(server: str):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    code = WORKER.format(start=STARTS[server])
     done = subprocess.run(
-        [sys.executable, "-c", WORKER], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    frozen_before, views_before, frozen_after, views_after = done.stdout.split()
-    assert (frozen_before, views_before) == ("0", "False")
-    # Django, DRF and every view module: far more than any request leaves behind.
+    frozen, views, tasks, frozen_after, views_after, tasks_after = done.stdout.split()
+    assert (frozen, views, tasks) == ("0", "False", "False")
+    # Django, DRF, the views and the tasks: far more than any request leaves behind.
     assert int(frozen_after) > 50_000
-    assert views_after == "True"
+    assert (views_after, tasks_after) == ("True", "True")
