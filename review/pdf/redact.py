@@ -264,14 +264,12 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
 
 
 def _appearances_drawn(doc: pymupdf.Document) -> None:
-    """Store, for each annotation without an appearance stream, the one MuPDF draws for
-    it on screen from its type and properties: what the reviewer saw. Baking takes
-    stored appearances only and dropped such an annotation (veraPDF's 6-3-3-t01-fail-m:
-    a stamp written with only its /Rect, shown as "DRAFT"; the gate refused it)."""
+    """Store, for each stamp without an appearance stream, the one MuPDF draws for it on
+    screen ("DRAFT", or the name it gives): what the reviewer saw. Baking dropped such a
+    stamp (veraPDF's 6-3-3-t01-fail-m: one written with only its /Rect; the gate
+    refused the release); the other kinds it draws as MuPDF shows them."""
     for page in doc:
-        for annot in page.annots():
-            if annot.type[0] == pymupdf.PDF_ANNOT_POPUP:
-                continue  # drawn by no viewer on the page itself
+        for annot in page.annots(types=(pymupdf.PDF_ANNOT_STAMP,)):
             if doc.xref_get_key(annot.xref, "AP")[0] == "null":
                 annot.update()
 
