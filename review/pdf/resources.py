@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf.content import NAME, TOKEN_END, WHITE, operations, read_content
 
@@ -45,7 +46,6 @@ _FONT_USE = re.compile(
     NAME + WHITE + rb"+[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)" + WHITE + rb"*(Tf)" + TOKEN_END
 )
 _ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
-_GS_FONT = re.compile(r"\[\s*(\d+\s+\d+\s+R)\s+([-+]?(?:\d+\.?\d*|\.\d+))\s*\]")
 
 
 def name_every_resource(doc: pymupdf.Document) -> None:
@@ -74,35 +74,40 @@ def gs_fonts_named(doc: pymupdf.Document) -> None:
             owners.setdefault(xref, page.xref)
         for form in page.get_xobjects():
             owners.setdefault(form[0], form[0])
+    pdf = mupdf.pdf_specifics(doc.this)
     for xref, owner in owners.items():
-        data = read_content(doc, xref)
-        if not data or b"gs" not in data:
-            continue
+        fonts = _fonts_of_states(pdf, owner)
+        data = read_content(doc, xref) if fonts else None
+        if not data:
+            continue  # most streams: no graphics state of theirs sets a font
         out: list[bytes] = []
         cursor = 0
         for op in operations(data):
-            if op.operator != b"gs" or len(op.operands) != 1:
-                continue
-            font = _gs_font(doc, owner, op.operands[0])
-            if font is not None:
-                ref, size = font
-                name = _font_named(doc, owner, ref)
-                out.append(data[cursor : op.end] + f" /{name} {size} Tf".encode())
-                cursor = op.end
+            if op.operator == b"gs" and len(op.operands) == 1:
+                name = _ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), op.operands[0])
+                if font := fonts.get(name.decode("latin-1")):
+                    ref, size = font
+                    tf = f" /{_font_named(doc, owner, ref)} {size} Tf".encode()
+                    out.append(data[cursor : op.end] + tf)
+                    cursor = op.end
         if out:
             doc.update_stream(xref, b"".join(out) + data[cursor:])
 
 
-def _gs_font(doc: pymupdf.Document, owner: int, operand: bytes) -> tuple[str, str] | None:
-    """The font reference and size the ExtGState named `operand` sets, if it sets one."""
-    if not operand.startswith(b"/"):
-        return None
-    name = _ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), operand[1:]).decode("latin-1")
-    if "/" in name:
-        return None  # it would read as a key path
-    kind, value = doc.xref_get_key(owner, f"Resources/ExtGState/{name}/Font")
-    found = _GS_FONT.fullmatch(value.strip()) if kind == "array" else None
-    return (found[1], found[2]) if found else None
+def _fonts_of_states(pdf: mupdf.PdfDocument, owner: int) -> dict[str, tuple[str, str]]:
+    """By "/name": the font reference and size of each ExtGState in the /Resources of
+    `owner` that sets a font."""
+    states = mupdf.pdf_dict_getp(mupdf.pdf_load_object(pdf, owner), "Resources/ExtGState")
+    found = {}
+    for index in range(mupdf.pdf_dict_len(states)):  # 0 for none
+        font = mupdf.pdf_dict_get(mupdf.pdf_dict_get_val(states, index), mupdf.PDF_ENUM_NAME_Font)
+        if mupdf.pdf_is_array(font) and mupdf.pdf_array_len(font) == 2:
+            ref, size = mupdf.pdf_array_get(font, 0), mupdf.pdf_array_get(font, 1)
+            if mupdf.pdf_is_indirect(ref) and mupdf.pdf_is_number(size):
+                name = mupdf.pdf_to_name(mupdf.pdf_dict_get_key(states, index))
+                reference = f"{mupdf.pdf_to_num(ref)} {mupdf.pdf_to_gen(ref)} R"
+                found["/" + name] = (reference, f"{mupdf.pdf_to_real(size):g}")
+    return found
 
 
 def _font_named(doc: pymupdf.Document, owner: int, ref: str) -> str:
