@@ -4,8 +4,9 @@ A box removes every vector graphic it touches. A footer band or a shaded table r
 under a mark went with it, and the white text on it was left on a white page: the
 release no longer showed what the reviewer saw, and sanitize cut that text as hidden
 (PyMuPDF's test_4412.pdf, camelot's column_span_1.pdf). A plain filled rectangle now
-stays around the box, and an outline of straight sides (a border, a rectangle) keeps
-the sides the box does not meet; every other graphic a box touches still goes whole."""
+stays around the box, and an outline (a border, a rectangle, a callout) keeps what of
+its sides and curves the box does not cover; every other graphic a box touches still
+goes whole."""
 
 from __future__ import annotations
 
@@ -115,7 +116,7 @@ def test_a_band_split_on_one_page_stays_whole_on_a_page_sharing_its_content() ->
     assert band == [pymupdf.Rect(0, 736, 595, 842)]
 
 
-def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
+def test_a_curve_a_box_crosses_keeps_nothing_under_the_box() -> None:
     """A signature drawn as a curve: what of it lay under the box must not stay."""
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
@@ -135,15 +136,15 @@ def test_a_path_of_curves_a_box_touches_still_goes_whole() -> None:
 def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
     a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
-    becomes its four sides, each a path of its own, the two the box crosses cut around
-    it (clear of it by the gap and a line width)."""
+    becomes its four sides, each a path of its own with bevelled joins, the two the box
+    crosses cut around it (clear of it by the gap and a line width)."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n"
-        b" q 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
-        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S Q"
+        b" q 2 j q 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
+        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S Q Q"
     )
 
 
@@ -222,7 +223,10 @@ def test_a_border_with_round_corners_around_a_mark_keeps_its_sides_and_corners()
     assert verify(pdf, output, [mark]).ok
 
 
-def test_a_border_with_a_round_corner_under_a_mark_goes_whole() -> None:
+def test_a_border_with_a_round_corner_under_a_mark_is_cut_around_it() -> None:
+    """The corner under the box goes, and the ends of the two sides it joined; the other
+    three corners and the rest of the sides stay (the whole border went before curves
+    were cut)."""
     pdf = bordered_notice(as_lines=True, outline=ROUNDED)
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
     box = pymupdf.Rect(30, 40, 60, 70)  # over the top left corner
@@ -230,7 +234,14 @@ def test_a_border_with_a_round_corner_under_a_mark_goes_whole() -> None:
 
     released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
 
-    assert _strokes(released) == []
+    sides = _strokes(released)
+    corners = [side for side in sides if side.width and side.height]
+    assert len(sides) == 7 and len(corners) == 3
+    assert not any(corner.intersects(box) for corner in corners)
+    top = next(side for side in sides if side.y0 == side.y1 == 52)
+    left = next(side for side in sides if side.x0 == side.x1 == 40)
+    assert top.x0 > box.x1 and top.x1 == 562  # clear of the box by its line width
+    assert left.y0 > box.y1 and left.y1 == 122
 
 
 def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() -> None:
@@ -354,3 +365,35 @@ def test_overlapping_rectangles_of_one_fill_are_left_to_the_redaction() -> None:
 def test_a_dot_drawn_by_a_round_cap_is_left_to_the_redaction() -> None:
     data = b"1 J 5 w 0 0 m 0 0 l 10 10 m S"
     assert split_rectangle_fills(data, [(-1.0, -1.0, 4.0, 4.0)]) == data
+
+
+# A callout as Word draws one: an ellipse of four curves with a pointed tail, stroked
+# 3 wide with mitred joins and a miter limit of 8 (pdf-lib's with_cropbox.pdf).
+CALLOUT = (
+    b"q 0.6 0.73 0.35 RG 3 w 0 j 8 M 1 J 1 0 0 1 300 600 cm 0 0 m"
+    b" 0 30 40 50 80 50 c 120 50 160 30 160 0 c 160 -30 120 -50 80 -50 c"
+    b" 50 -50 20 -40 8 -25 c -40 -60 l s Q"
+)
+
+
+@pytest.mark.parametrize("below", [4, 14], ids=["4 points", "14 points"])
+def test_a_callout_near_a_mark_stays_whole(below: float) -> None:
+    """MuPDF's redaction bounds a stroke with mitred corners by its width times the
+    miter limit (24 points here) and took the whole callout when a box came that near;
+    its sides are now drawn as paths of their own, with bevelled joins, and stay."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((60, 100), "Call the District Office at 252-3000 for help", fontsize=11)
+    pdf = _with_content(page, CALLOUT)
+    callout = _strokes(pymupdf.open(stream=pdf, filetype="pdf")[0])[0]
+    box = pymupdf.Rect(270, callout.y1 + below, 480, callout.y1 + below + 12)
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [mark])), filetype="pdf")[0]
+
+    sides = _strokes(released)
+    assert len(sides) == 6  # four curves, the tail and the side "s" closes
+    around = pymupdf.Rect(sides[0])
+    for side in sides[1:]:
+        around |= side
+    assert tuple(around) == pytest.approx(tuple(callout), abs=0.01)

@@ -1,0 +1,157 @@
+"""The sides of a stroked path a box comes near, each a path of its own (Django-free).
+
+MuPDF's redaction takes a whole path when a box touches its bounds, and it bounds a
+stroke with mitred corners (the default) by its width times the miter limit, as if
+every corner were a spike. So a paragraph's border, a table's grid drawn as one path,
+a signature rule or a callout went whole when a box came near any of it. `stroke_sides`
+rewrites such a path as its sides, each a path of one segment with bevelled joins (no
+corner to join, so nothing changes on the page, and MuPDF bounds it by half its width):
+a straight side a box crosses is cut around it (Liang and Barsky's clip), a curve is
+halved (de Casteljau) until each piece's points lie clear of the box or the piece is
+too small to matter, and what lay under the box is left out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from review.pdf.shape_pieces import Point, Segment
+from review.pdf.user_space import (
+    Matrix,
+    Rect,
+    bounds_of,
+    boxes_in,
+    inside_any,
+    meets_any,
+    pdf_number,
+)
+
+# Halvings of a curve a box comes near before what is left of it near the box is taken
+# as under it: a 2,000-point curve down to half a point.
+CURVE_HALVINGS = 12
+
+
+def redaction_reach(width: float, join: int, miter: float) -> float:
+    """How far past a stroked path MuPDF's redaction finds it, as MuPDF bounds a stroke:
+    half its width with bevelled or round joins; with mitred joins (the default), its
+    width times the miter limit once the path has a corner or a curve, as if every
+    corner were a spike. A callout's outline 14 points from a box, stroked 3 wide with
+    a limit of 8, went whole (pdf-lib's with_cropbox.pdf)."""
+    if join == 0 and miter > 1:
+        return max(width, 1.0) * miter
+    return max(width, 1.0) / 2
+
+
+def stroke_sides(
+    subpaths: list[list[Segment]],
+    ctm: Matrix,
+    boxes: Sequence[Rect],
+    width: float,
+    taken_within: float,
+) -> tuple[list[bytes], list[bytes]] | None:
+    """The sides of a stroked path, each a path of its own and the straight ones cut
+    around the boxes, when a box comes within `taken_within` of the path's box (the
+    redaction would take the path) but holds none of its ink (`width`) whole; None when
+    it stays as it is (or the transformation turns or skews it). Redaction then takes
+    only what lies under a box, where it took the whole path: a border around a redacted
+    phone number (pdfplumber's cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's
+    pr12564.pdf), a grid as one path, a callout pointing at an address. The sides come in
+    two lists: the sides of subpaths of one side, which keep their caps (a cut end lies
+    clear of the box by more than any cap reaches), and sides that met another, whose
+    corners square caps close."""
+    reach = max(width, 1.0) / 2  # of the ink
+    grown = boxes_in(boxes, ctm, reach)
+    if not grown:
+        return None
+    whole = bounds_of(
+        [bounds_of([(x, y, x, y) for x, y in side]) for sides in subpaths for side in sides]
+    )
+    if inside_any(whole, grown) or not meets_any(whole, boxes_in(boxes, ctm, taken_within)):
+        return None
+    # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
+    cut_around = boxes_in(boxes, ctm, 2 * reach)
+    alone: list[bytes] = []
+    joined: list[bytes] = []
+    for sides in subpaths:
+        group = alone if len(sides) == 1 else joined
+        for side in sides:
+            if len(side) == 2:
+                for a, b in _outside(side[0], side[1], cut_around):
+                    group.append(b"%s %s m %s %s l" % (*map(pdf_number, a), *map(pdf_number, b)))
+            else:
+                for piece in _curve_outside(side, cut_around):
+                    numbers = [pdf_number(v) for point in piece for v in point]
+                    group.append(b"%s %s m %s %s %s %s %s %s c" % tuple(numbers))
+    return alone, joined
+
+
+def stroked(edges: tuple[list[bytes], list[bytes]], paint: bytes) -> bytes:
+    """The sides, each a path of one segment: no corner to join, so bevelled joins draw
+    them as before and keep MuPDF's redaction from looking past them as far as a
+    mitred corner could reach (`redaction_reach`)."""
+    alone, joined = ([edge + paint for edge in group] for group in edges)
+    if joined:
+        # Square caps close each corner the sides met at, as the join did.
+        alone.append(b"q 2 J " + b" ".join(joined) + b" Q")
+    return b"q 2 j " + b" ".join(alone) + b" Q"
+
+
+def _curve_outside(curve: Segment, boxes: list[Rect], depth: int = 0) -> list[Segment]:
+    """The pieces of the curve (start, two controls, end) whose points' box misses every
+    box, found by halving it (de Casteljau) where its points' box meets one: a piece
+    that still does so after `CURVE_HALVINGS` lies under or at a box and is left out."""
+    if not meets_any(bounds_of([(x, y, x, y) for x, y in curve]), boxes):
+        return [curve]
+    if depth == CURVE_HALVINGS:
+        return []
+    p0, p1, p2, p3 = curve
+    a, b, c = _middle(p0, p1), _middle(p1, p2), _middle(p2, p3)
+    d, e = _middle(a, b), _middle(b, c)
+    m = _middle(d, e)
+    return _curve_outside((p0, a, d, m), boxes, depth + 1) + _curve_outside(
+        (m, e, c, p3), boxes, depth + 1
+    )
+
+
+def _middle(p: Point, q: Point) -> Point:
+    return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+
+
+def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Point, Point]]:
+    """The pieces of the segment from `start` to `end` outside every box."""
+    spans = [(0.0, 1.0)]
+    for box in boxes:
+        inside = _clipped(start, end, box)
+        if inside is None:
+            continue
+        t0, t1 = inside
+        spans = [
+            part
+            for a, b in spans
+            for part in ((a, min(b, t0)), (max(a, t1), b))
+            if part[1] - part[0] > 1e-9
+        ]
+    (x0, y0), (x1, y1) = start, end
+
+    def at(t: float) -> Point:
+        return start if t == 0 else end if t == 1 else (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+
+    return [(at(a), at(b)) for a, b in spans]
+
+
+def _clipped(start: Point, end: Point, box: Rect) -> tuple[float, float] | None:
+    """The stretch (of 0..1) of the segment inside `box` (Liang and Barsky's clip), or
+    None when it misses the box."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    return (t0, t1) if t0 < t1 else None

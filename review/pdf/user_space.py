@@ -1,0 +1,76 @@
+"""Rectangles and matrices in a content stream's user space (Django-free): the boxes
+of marks brought into the space a path is drawn in, bounds and touch tests, numbers as
+content streams write them. Shared by `fills.py` and `stroke_pieces.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from review.pdf.geometry import intersects, within
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in a content stream's space
+Matrix = tuple[float, float, float, float, float, float]
+
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+# Points between a piece and the box it makes way for: MuPDF counts a touch as a hit.
+GAP = 0.05
+
+
+def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
+    """`boxes` (default user space) in the space `ctm` draws from, grown by the gap and
+    `reach` (in that space); none when the transformation turns or skews it."""
+    a, b, c, d, e, f = ctm
+    if b or c or not a or not d:
+        return []
+    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
+    grown = []
+    for bx0, by0, bx1, by1 in boxes:
+        x0, y0, x1, y1 = ordered(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
+        grown.append((x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y))
+    return grown
+
+
+def meets_any(rect: Rect, boxes: list[Rect]) -> bool:
+    return any(intersects(rect, box) for box in boxes)
+
+
+def inside_any(rect: Rect, boxes: list[Rect]) -> bool:
+    return any(within(rect, box) for box in boxes)
+
+
+def bounds_of(rects: Sequence[Rect]) -> Rect:
+    x0s, y0s, x1s, y1s = zip(*rects, strict=True)
+    return min(x0s), min(y0s), max(x1s), max(y1s)
+
+
+def ordered(r: Sequence[float]) -> Rect:
+    x0, y0, x1, y1 = r
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def pdf_number(value: float) -> bytes:
+    return (b"%.4f" % value).rstrip(b"0").rstrip(b".") or b"0"
+
+
+def numbers_of(operands: list[bytes], count: int) -> list[float] | None:
+    """The operands as numbers, or None unless they are `count` numbers."""
+    if len(operands) != count:
+        return None
+    try:
+        return [float(operand) for operand in operands]
+    except ValueError:
+        return None
+
+
+def concat(m: Sequence[float], ctm: Matrix) -> Matrix:
+    """`m` then `ctm`: the matrix "cm" makes current."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = ctm  # noqa: N806 - the two matrices' names in the PDF reference
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )
