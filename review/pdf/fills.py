@@ -53,6 +53,9 @@ STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
 PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
+# A content stream's start: no transformation, line width 1, mitred joins with a limit
+# of 10, butt caps.
+INITIAL_STATE: tuple[Matrix, float, int, float, int] = (IDENTITY, 1.0, 0, 10.0, 0)
 
 
 def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
@@ -92,9 +95,9 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
     out: list[bytes] = []
     cursor = 0
     # The line width (how far past its path a stroke reaches), the line join and the
-    # miter limit (how far MuPDF's redaction looks past it: `redaction_reach`).
-    ctm, width, join, miter = IDENTITY, 1.0, 0, 10.0
-    saved: list[tuple[Matrix, float, int, float]] = []
+    # miter limit (how far MuPDF's redaction looks past it: `redaction_reach`), the cap.
+    ctm, width, join, miter, cap = INITIAL_STATE
+    saved: list[tuple[Matrix, float, int, float, int]] = []
     path: list[Operation] = []  # the path under construction: its operations
     for op in operations(data):
         name = op.operator
@@ -127,7 +130,12 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                     if pieces is not None
                     else b" ".join(map(_re, rects)) + fill  # as it was, for the redaction
                 )
-                out += [data[cursor : path[0].start], filled, b" ", stroked(edges, paint + b"S")]
+                out += [
+                    data[cursor : path[0].start],
+                    filled,
+                    b" ",
+                    stroked(edges, paint + b"S", join, cap),
+                ]
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=name in (b"b", b"b*"))):
@@ -138,7 +146,12 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
             if edges is not None and shapes is not None:
                 paint = data[path[-1].end : op.start]
                 filled = b" ".join(_path(piece) + paint + FILL_OF[name] for piece in shapes)
-                out += [data[cursor : path[0].start], filled, b" ", stroked(edges, paint + b"S")]
+                out += [
+                    data[cursor : path[0].start],
+                    filled,
+                    b" ",
+                    stroked(edges, paint + b"S", join, cap),
+                ]
                 cursor = op.end
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
@@ -146,15 +159,15 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
             if edges is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"
-                out += [data[cursor : path[0].start], stroked(edges, paint)]
+                out += [data[cursor : path[0].start], stroked(edges, paint, join, cap)]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
             path = []
         elif name == b"q":
-            saved.append((ctm, width, join, miter))
+            saved.append((ctm, width, join, miter, cap))
         elif name == b"Q":
-            ctm, width, join, miter = saved.pop() if saved else (IDENTITY, 1.0, 0, 10.0)
+            ctm, width, join, miter, cap = saved.pop() if saved else INITIAL_STATE
         elif name == b"cm":
             matrix = numbers_of(op.operands, 6)
             ctm = concat(matrix, ctm) if matrix else ctm
@@ -164,6 +177,9 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
         elif name == b"j":
             number = numbers_of(op.operands, 1)
             join = int(number[0]) if number else join
+        elif name == b"J":
+            number = numbers_of(op.operands, 1)
+            cap = int(number[0]) if number else cap
         elif name == b"M":
             number = numbers_of(op.operands, 1)
             miter = number[0] if number else miter

@@ -84,15 +84,18 @@ def stroke_sides(
     return alone, joined
 
 
-def stroked(edges: tuple[list[bytes], list[bytes]], paint: bytes) -> bytes:
+def stroked(edges: tuple[list[bytes], list[bytes]], paint: bytes, join: int, cap: int) -> bytes:
     """The sides, each a path of one segment: no corner to join, so bevelled joins draw
     them as before and keep MuPDF's redaction from looking past them as far as a
-    mitred corner could reach (`redaction_reach`)."""
+    mitred corner could reach (`redaction_reach`). The line join and cap in force
+    (`join`, `cap`) are set again after them, not restored with "Q": `paint` may set a
+    colour later painting relies on (MuPDF's filter writes it between a path and its
+    painting)."""
     alone, joined = ([edge + paint for edge in group] for group in edges)
     if joined:
         # Square caps close each corner the sides met at, as the join did.
-        alone.append(b"q 2 J " + b" ".join(joined) + b" Q")
-    return b"q 2 j " + b" ".join(alone) + b" Q"
+        alone.append(b"2 J " + b" ".join(joined) + b" %d J" % cap)
+    return b"2 j " + b" ".join(alone) + b" %d j" % join
 
 
 def _curve_outside(curve: Segment, boxes: list[Rect], depth: int = 0) -> list[Segment]:

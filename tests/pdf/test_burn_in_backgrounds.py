@@ -143,8 +143,8 @@ def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n"
-        b" q 2 j q 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
-        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S Q Q"
+        b" 2 j 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
+        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S 0 J 0 j"
     )
 
 
@@ -397,3 +397,19 @@ def test_a_callout_near_a_mark_stays_whole(below: float) -> None:
     for side in sides[1:]:
         around |= side
     assert tuple(around) == pytest.approx(tuple(callout), abs=0.01)
+
+
+def test_a_colour_set_between_a_split_outline_and_its_painting_stays_set() -> None:
+    """MuPDF's filter writes a colour between a path and its painting; the sides it is
+    repeated for must leave it set for what is painted after them (a "q ... Q" around
+    the sides restored the colour before: the next line came out black, not red)."""
+    data = b"0 0 100 50 re 1 0 0 RG S 4 w 200 200 m 300 200 l S"
+    split = split_rectangle_fills(data, [(50.0, -10.0, 60.0, 10.0)])
+    assert split != data  # the rectangle became its sides
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((20, 280), "Footnote", fontsize=8)  # gives the page a content stream
+    pdf = _with_content(page, split)
+    drawn = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72)
+    assert drawn.pixel(250, 100) == (255, 0, 0)  # the line at y 200, seen from the top
