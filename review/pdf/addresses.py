@@ -361,10 +361,11 @@ _NEXT = r"(?:,?[ ]|,?[ ]?\n[ ]*,?[ ]?)"
 _CONTINUATION = re.compile(
     rf"(?:(?:{_NEXT}{_WEAK}){{0,2}}{_NEXT}(?:{_UNIT_PART}(?![\w@])|{_PLACE})){{1,5}}"
 )
-# Words a document numbers that are no street's ("Section 5", "Docket 2291").
+# Words a document numbers that are no street's ("Section 5", "Docket 2291", the IRS's
+# "Cat. No. 20975C" above "Form 1040").
 _NOT_STREET = (
     r"(?!(?:Section|Chapter|Article|Page|Paragraph|Part|Volume|Exhibit|Appendix|Annex|"
-    r"Schedule|Item|Figure|Table|Note|Case|Docket|Request|Invoice|Order|Rule)\b)"
+    r"Schedule|Item|Figure|Table|Note|Case|Docket|Request|Invoice|Order|Rule|Form|No|Nr)\b)"
 )
 # A street's name in words: letters, joined by hyphens or apostrophes ("Pärna",
 # "Μεγάλη Άμμος"), not a code of letters and digits ("GB52").

@@ -136,6 +136,7 @@ def test_address_block_stops_before_the_greeting() -> None:
         ["Volume 3", "Page 17"],
         ["The appeal was returned to Section 5 of the agency."],
         ["Please send the records to Docket 2291 for filing."],
+        ["Cat. No. 20975C", "Form 1040-V (2013)"],  # an IRS form's footer
     ],
 )
 def test_dates_and_numbered_headings_are_no_address(lines: list[str]) -> None:
