@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.geometry import Quad, area_of, intersects, quad, within
+from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
@@ -208,7 +208,7 @@ def analyse_page(
             rect = quad(char[3])
             if chr(char[0]).isspace():
                 continue  # no ink: nothing to see, nothing to hide
-            if area_of(rect) == 0:
+            if area_of(rect) == 0 or flat_along(rect, span["dir"]):
                 # The second letter of a ligature ("fi") has no box of its own: it
                 # shares the fate of the glyph it belongs to.
                 rect = _point_box(char[2])
