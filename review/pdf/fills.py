@@ -31,7 +31,7 @@ import pymupdf
 from review.pdf.content import Operation, operations
 from review.pdf.geometry import intersects, minus, pdf_to_page
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
-from review.pdf.stroke_pieces import redaction_reach, stroke_sides, stroked
+from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.user_space import (
     IDENTITY,
     Matrix,
@@ -120,7 +120,7 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
             # Filled, then outlined: the fill's pieces, then the outline's sides (an
             # outline around each piece would draw lines across the fill).
             outlines = [_sides(_corners(rect)) for rect in rects]
-            edges = stroke_sides(outlines, ctm, boxes, width, redaction_reach(width, join, miter))
+            edges = stroke_sides(outlines, ctm, boxes, width, join, miter)
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
@@ -141,7 +141,7 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
         elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=name in (b"b", b"b*"))):
             # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing
             # side; filling closes every outline).
-            edges = stroke_sides(shape, ctm, boxes, width, redaction_reach(width, join, miter))
+            edges = stroke_sides(shape, ctm, boxes, width, join, miter)
             shapes = _shape_pieces(shape, ctm, boxes)
             if edges is not None and shapes is not None:
                 paint = data[path[-1].end : op.start]
@@ -155,7 +155,7 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
                 cursor = op.end
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
-            edges = stroke_sides(subpaths, ctm, boxes, width, redaction_reach(width, join, miter))
+            edges = stroke_sides(subpaths, ctm, boxes, width, join, miter)
             if edges is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"

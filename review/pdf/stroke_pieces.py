@@ -46,19 +46,22 @@ def stroke_sides(
     ctm: Matrix,
     boxes: Sequence[Rect],
     width: float,
-    taken_within: float,
+    join: int,
+    miter: float,
 ) -> tuple[list[bytes], list[bytes]] | None:
-    """The sides of a stroked path, each a path of its own and the straight ones cut
-    around the boxes, when a box comes within `taken_within` of the path's box (the
-    redaction would take the path) but holds none of its ink (`width`) whole; None when
-    it stays as it is (or the transformation turns or skews it). Redaction then takes
-    only what lies under a box, where it took the whole path: a border around a redacted
-    phone number (pdfplumber's cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's
-    pr12564.pdf), a grid as one path, a callout pointing at an address. The sides come in
+    """The sides of a stroked path, each a path of its own, what the boxes cover of
+    them cut away, when a box comes within `redaction_reach` of the path's box (the
+    redaction would take the path; `join`, `miter`: the line join and miter limit) but
+    holds none of its ink (`width`) whole; None when it stays as it is (or the
+    transformation turns or skews it). Redaction then takes only what lies under a box,
+    where it took the whole path: a border around a redacted phone number (pdfplumber's
+    cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's pr12564.pdf), a grid as
+    one path, a callout pointing at an address. The sides come in
     two lists: the sides of subpaths of one side, which keep their caps (a cut end lies
     clear of the box by more than any cap reaches), and sides that met another, whose
     corners square caps close."""
     reach = max(width, 1.0) / 2  # of the ink
+    taken_within = redaction_reach(width, join, miter)
     grown = boxes_in(boxes, ctm, reach)
     if not grown:
         return None
