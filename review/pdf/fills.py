@@ -19,8 +19,9 @@ tried instead of rows). Likewise a path that is only stroked (a paragraph's bord
 with round corners or not, a table's grid drawn as one path, a signature rule, a
 callout) becomes its sides, each a path of its own, what a box covers of them cut away
 (`stroke_pieces.py`): MuPDF takes a whole path when a box comes near any of it, and now
-takes only what lay under the box. Anything else a box touches goes whole with the
-redaction (a clip, a path the transformation turns, anything inside a form XObject)."""
+takes only what lay under the box. Inside a form XObject the same is done in a copy of
+the form for the place that draws it (`form_fills.py`). Anything else a box touches goes
+whole with the redaction (a clip, a path the transformation turns)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
+from review.pdf.form_fills import FormSplit, State, form_splitter
 from review.pdf.geometry import intersects, minus, pdf_to_page
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
 from review.pdf.stroke_pieces import stroke_sides, stroked
@@ -55,7 +57,7 @@ PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
 # A content stream's start: no transformation, line width 1, mitred joins with a limit
 # of 10, butt caps.
-INITIAL_STATE: tuple[Matrix, float, int, float, int] = (IDENTITY, 1.0, 0, 10.0, 0)
+INITIAL_STATE: State = (IDENTITY, 1.0, 0, 10.0, 0)
 
 
 def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
@@ -72,7 +74,9 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     targets = [ordered(pymupdf.Rect(box) * to_pdf) for box in boxes]
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
-    split = split_rectangle_fills(data, targets)
+    split = split_rectangle_fills(
+        data, targets, INITIAL_STATE, form_splitter(doc, page.xref, targets, split_rectangle_fills)
+    )
     if split == data:
         return
     # A stream of its own: another page may draw the same content stream.
@@ -88,16 +92,22 @@ def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:
     return any(fill.intersects(box) and fill not in box for box in boxes)
 
 
-def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
+def split_rectangle_fills(
+    data: bytes,
+    boxes: Sequence[Rect],
+    start: State = INITIAL_STATE,
+    split_form: FormSplit | None = None,
+) -> bytes:
     """`data` with each plain rectangle fill (one "re", then "f", "F" or "f*") that a
     box in `boxes` (default user space) touches but does not contain written as its
-    pieces around the boxes."""
+    pieces around the boxes, and so on (module docstring). `start`: the graphics state
+    the stream starts in; `split_form`: what a form it draws becomes (`form_fills`)."""
     out: list[bytes] = []
     cursor = 0
     # The line width (how far past its path a stroke reaches), the line join and the
     # miter limit (how far MuPDF's redaction looks past it: `redaction_reach`), the cap.
-    ctm, width, join, miter, cap = INITIAL_STATE
-    saved: list[tuple[Matrix, float, int, float, int]] = []
+    ctm, width, join, miter, cap = start
+    saved: list[State] = []
     path: list[Operation] = []  # the path under construction: its operations
     for op in operations(data):
         name = op.operator
@@ -167,7 +177,12 @@ def split_rectangle_fills(data: bytes, boxes: Sequence[Rect]) -> bytes:
         elif name == b"q":
             saved.append((ctm, width, join, miter, cap))
         elif name == b"Q":
-            ctm, width, join, miter, cap = saved.pop() if saved else INITIAL_STATE
+            ctm, width, join, miter, cap = saved.pop() if saved else start
+        elif name == b"Do" and split_form is not None and op.operands:
+            drawn = split_form(op.operands[-1], (ctm, width, join, miter, cap))
+            if drawn is not None:
+                out += [data[cursor : op.start], drawn, b" Do"]
+                cursor = op.end
         elif name == b"cm":
             matrix = numbers_of(op.operands, 6)
             ctm = concat(matrix, ctm) if matrix else ctm

@@ -117,7 +117,7 @@ def _font_named(doc: pymupdf.Document, owner: int, ref: str) -> str:
         name = f"GSFont{number}"
         kind, value = doc.xref_get_key(owner, f"Resources/Font/{name}")
         if kind == "null":
-            _put(doc, owner, ("Resources", "Font", name), ref)
+            put_at(doc, owner, ("Resources", "Font", name), ref)
             return name
         if value == ref:
             return name
@@ -146,7 +146,7 @@ class _Forms:
         for category, name in sorted(drawn):
             if category != "XObject":
                 continue
-            form = form_xref(doc, _resolve(doc, chain, category, name))
+            form = form_xref(doc, resolve_in(doc, chain, category, name))
             if form is None or form in self._complete or form in chain:
                 continue  # not a form, done, or drawing itself
             if (chain[0], form) in self._visited:
@@ -159,11 +159,11 @@ class _Forms:
                 keys = ("Resources", use_category, use_name)
                 if doc.xref_get_key(form, "/".join(keys))[0] != "null":
                     continue
-                value = _resolve(doc, chain, use_category, use_name)
+                value = resolve_in(doc, chain, use_category, use_name)
                 if value is None:
                     named = False  # drawn with nothing here; another place may have it
                 else:
-                    _put(doc, form, keys, value)
+                    put_at(doc, form, keys, value)
             if self.complete_drawn((*chain, form), own) and named:
                 self._complete.add(form)
             else:
@@ -186,7 +186,9 @@ class _Forms:
         return self._uses[xref]
 
 
-def _resolve(doc: pymupdf.Document, chain: tuple[int, ...], category: str, name: str) -> str | None:
+def resolve_in(
+    doc: pymupdf.Document, chain: tuple[int, ...], category: str, name: str
+) -> str | None:
     """The resource `name` of `category` as MuPDF finds it for a stream enclosed by
     `chain`: from the innermost /Resources that has it (PDF source text), or None."""
     for owner in reversed(chain):
@@ -196,14 +198,14 @@ def _resolve(doc: pymupdf.Document, chain: tuple[int, ...], category: str, name:
     return None
 
 
-def _put(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) -> None:
+def put_at(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) -> None:
     """Set the entry at the path `keys` of object `xref` (missing dictionaries made),
     writing into the object where a dictionary on the path is one (PyMuPDF sets no path
     that runs through an indirect object)."""
     for depth in range(1, len(keys)):
         kind, found = doc.xref_get_key(xref, "/".join(keys[:depth]))
         if kind == "xref":
-            _put(doc, int(found.split()[0]), keys[depth:], value)
+            put_at(doc, int(found.split()[0]), keys[depth:], value)
             return
         if kind != "dict":
             break  # missing: made along the path below

@@ -1,0 +1,99 @@
+"""The fills a box lies on inside a form XObject (Django-free).
+
+`fills.split_rectangle_fills` rewrites the fills and outlines a box touches in one
+content stream. What a page draws with "Do" is in a stream of its own: the artwork of a
+page placed from another PDF (InDesign's /PlacedPDF), a letterhead, a logo. MuPDF's
+redaction took a filled shape there whole: a mark on the first word of a heading took
+the blue band it was set on, the band's white text then stood on the white page, and
+sanitize cut it as hidden (Unstructured's invalid-pdf-structure-pdfminer-one-page.pdf).
+
+`form_splitter` gives the splitter a rewrite calls at each "Do": the form's content is
+split as the page's is, in the graphics state of the place that draws it, and written to
+a copy of the form that only this place draws, under a new resource name. The same form
+may be drawn elsewhere, on this page or another, where no box lies: there it stays
+whole. Forms inside forms are followed the same way, to `MAX_DEPTH`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pymupdf
+
+from review.pdf.resources import form_xref, put_at, resolve_in
+from review.pdf.user_space import IDENTITY, Matrix, Rect, concat, meets_any, numbers_of
+
+MAX_DEPTH = 12
+COPY_PREFIX = "RRQSplit"
+
+# The graphics state a stream starts in: CTM, line width, join, miter limit, cap.
+State = tuple[Matrix, float, int, float, int]
+# At a "Do": the resource name and the state there -> the name to draw instead, or None.
+FormSplit = Callable[[bytes, State], bytes | None]
+# `fills.split_rectangle_fills`: a stream, the boxes, the state it starts in, the
+# splitter for the forms it draws -> the stream rewritten.
+SplitStream = Callable[[bytes, Sequence[Rect], State, FormSplit], bytes]
+
+
+def form_splitter(
+    doc: pymupdf.Document,
+    owner: int,
+    boxes: Sequence[Rect],
+    split_stream: SplitStream,
+    depth: int = 0,
+) -> FormSplit:
+    """The splitter for the forms the stream owned by `owner` (a page or a form, whose
+    /Resources name them) draws; `boxes` in default user space."""
+
+    def split_form(name: bytes, state: State) -> bytes | None:
+        if depth >= MAX_DEPTH:
+            return None
+        resource = name.lstrip(b"/").decode("latin-1")
+        xref = form_xref(doc, resolve_in(doc, (owner,), "XObject", resource))
+        if xref is None or not _reaches_a_box(doc, xref, state[0], boxes):
+            return None
+        ctm = concat(_matrix(doc, xref), state[0])
+        data = doc.xref_stream(xref) or b""
+        inner = form_splitter(doc, xref, boxes, split_stream, depth + 1)
+        split = split_stream(data, boxes, (ctm, *state[1:]), inner)
+        if split == data:
+            return None
+        copy = doc.get_new_xref()
+        doc.update_object(copy, doc.xref_object(xref, compressed=True))
+        doc.update_stream(copy, split)
+        new_name = _free_name(doc, owner)
+        put_at(doc, owner, ("Resources", "XObject", new_name), f"{copy} 0 R")
+        return b"/" + new_name.encode("latin-1")
+
+    return split_form
+
+
+def _matrix(doc: pymupdf.Document, xref: int) -> Matrix:
+    kind, value = doc.xref_get_key(xref, "Matrix")
+    if kind != "array":
+        return IDENTITY
+    numbers = numbers_of(value.strip("[]").encode("latin-1").split(), 6)
+    return (
+        (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        if numbers
+        else IDENTITY
+    )
+
+
+def _reaches_a_box(doc: pymupdf.Document, xref: int, ctm: Matrix, boxes: Sequence[Rect]) -> bool:
+    """Some box meets the form's /BBox as drawn here. Without a readable /BBox, yes."""
+    kind, value = doc.xref_get_key(xref, "BBox")
+    numbers = (
+        numbers_of(value.strip("[]").encode("latin-1").split(), 4) if kind == "array" else None
+    )
+    if not numbers:
+        return True
+    bbox = pymupdf.Rect(numbers).normalize() * pymupdf.Matrix(*concat(_matrix(doc, xref), ctm))
+    return meets_any((bbox.x0, bbox.y0, bbox.x1, bbox.y1), list(boxes))
+
+
+def _free_name(doc: pymupdf.Document, owner: int) -> str:
+    number = 0
+    while resolve_in(doc, (owner,), "XObject", f"{COPY_PREFIX}{number}") is not None:
+        number += 1
+    return f"{COPY_PREFIX}{number}"

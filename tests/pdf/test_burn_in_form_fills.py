@@ -1,0 +1,131 @@
+"""Burn-in keeps the background a mark lies on inside a form XObject
+(`review/pdf/form_fills.py`).
+
+A page placed from another PDF draws its artwork with "Do". A mark on the first word of
+a heading set in white on a blue band took the whole band, the heading's other words
+then stood white on the white page, and sanitize cut them as hidden: the gate refused
+the release (Unstructured's invalid-pdf-structure-pdfminer-one-page.pdf). The band now
+stays around the box, in a copy of the form that only the marked place draws."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+BLUE = (0.0, 0.3, 0.6)
+HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+# A blue band with a white heading on it, in the form's own space (drawn at 2x below).
+BAND = (
+    b"0 0.3 0.6 rg 0 0 150 20 re f BT 1 1 1 rg /F1 6 Tf 4 7 Td (Invest in a resilient future) Tj ET"
+)
+
+
+def _stream(doc: pymupdf.Document, head: str, data: bytes) -> int:
+    xref = doc.get_new_xref()
+    doc.update_object(xref, head)
+    doc.update_stream(xref, data)
+    return xref
+
+
+def _form(
+    doc: pymupdf.Document, content: bytes, resources: str, matrix: str = "2 0 0 2 0 0"
+) -> int:
+    return _stream(
+        doc,
+        f"<< /Type /XObject /Subtype /Form /BBox [-1 -1 160 30] /Matrix [{matrix}] "
+        f"/Resources {resources} >>",
+        content,
+    )
+
+
+def banner_document(*, nested: bool = False, drawn_twice: bool = False) -> bytes:
+    """Page 1 draws the band at (100, 600) (and at (100, 300) too with `drawn_twice`);
+    page 2 draws the same form at (100, 600). With `nested`, the band is a form inside
+    the form the pages draw."""
+    doc = pymupdf.open()
+    font = doc.get_new_xref()
+    doc.update_object(font, HELVETICA)
+    band = _form(doc, BAND, f"<< /Font << /F1 {font} 0 R >> >>")
+    if nested:
+        band = _form(
+            doc, b"q /Inner Do Q", f"<< /XObject << /Inner {band} 0 R >> >>", "1 0 0 1 0 0"
+        )
+    places = [b"q 1 0 0 1 100 600 cm /Band Do Q"]
+    if drawn_twice:
+        places.append(b"q 1 0 0 1 100 300 cm /Band Do Q")
+    for content in (b" ".join(places), places[0]):
+        page = doc.new_page(width=612, height=792)
+        doc.xref_set_key(page.xref, "Resources", f"<< /XObject << /Band {band} 0 R >> >>")
+        doc.xref_set_key(page.xref, "Contents", f"{_stream(doc, '<<>>', content)} 0 R")
+    return doc.tobytes()
+
+
+def _word_box(page: pymupdf.Page, word: str, below: float = 792) -> pymupdf.Rect:
+    return pymupdf.Rect(
+        next(w[:4] for w in page.get_text("words") if w[4] == word and w[1] < below)
+    )
+
+
+def _words(page: pymupdf.Page) -> list[str]:
+    """The page's words but the exemption code stamped on the box."""
+    return [w[4] for w in page.get_text("words") if w[4] != "(b)(6)"]
+
+
+def _blue_area(page: pymupdf.Page, within: pymupdf.Rect) -> float:
+    return sum(
+        (d["rect"] & within).get_area()
+        for d in page.get_drawings()
+        if d.get("fill") and all(abs(a - b) < 0.01 for a, b in zip(d["fill"], BLUE, strict=True))
+    )
+
+
+def _release(pdf: bytes, box: pymupdf.Rect) -> tuple[RedactionMark, bytes]:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+    return mark, sanitize(burn_in(pdf, [mark]))
+
+
+def test_a_band_inside_a_form_stays_around_the_box_with_its_white_heading() -> None:
+    pdf = banner_document()
+    box = _word_box(pymupdf.open(stream=pdf, filetype="pdf")[0], "Invest")
+
+    mark, output = _release(pdf, box)
+
+    page = pymupdf.open(stream=output, filetype="pdf")[0]
+    band = pymupdf.Rect(100, 152, 400, 192)  # 150 x 20 at 2x, 600 up from the foot
+    assert _blue_area(page, band) > 0.95 * (band.get_area() - box.get_area())
+    assert _blue_area(page, box) == 0  # around the box, not under it
+    assert _words(page) == ["in", "a", "resilient", "future"]
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_band_in_a_form_inside_a_form_stays_around_the_box() -> None:
+    pdf = banner_document(nested=True)
+    box = _word_box(pymupdf.open(stream=pdf, filetype="pdf")[0], "Invest")
+
+    mark, output = _release(pdf, box)
+
+    page = pymupdf.open(stream=output, filetype="pdf")[0]
+    band = pymupdf.Rect(100, 152, 400, 192)
+    assert _blue_area(page, band) > 0.95 * (band.get_area() - box.get_area())
+    assert _words(page) == ["in", "a", "resilient", "future"]
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_form_drawn_in_several_places_is_split_only_where_the_box_lies() -> None:
+    pdf = banner_document(drawn_twice=True)
+    box = _word_box(pymupdf.open(stream=pdf, filetype="pdf")[0], "Invest", below=400)
+
+    mark, output = _release(pdf, box)
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    marked, other = pymupdf.Rect(100, 152, 400, 192), pymupdf.Rect(100, 452, 400, 492)
+    assert _blue_area(released[0], box) == 0
+    assert _blue_area(released[0], other) == other.get_area()  # the other place: whole
+    assert _blue_area(released[1], marked) == marked.get_area()  # the other page: whole
+    assert _words(released[1])[0] == "Invest"
+    assert verify(pdf, output, [mark]).ok
