@@ -281,6 +281,10 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
     return failures
 
 
+# The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only.
+_CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
+
+
 def _side_channel_hits(
     out: pymupdf.Document,
     tokens: set[str],
@@ -317,8 +321,10 @@ def _side_channel_hits(
     left = fragments_pattern(fragments)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
-        # A font descriptor's strings name its font ("Times New Roman"), not any text.
+        # A font descriptor's strings name its font ("Times New Roman"), not any text;
+        # a CID font's character collection names its registry and ordering ("Adobe").
         named_font = out.xref_get_key(xref, "Type")[1] == "/FontDescriptor"
+        obj = _CHARACTER_COLLECTION.sub(b"", obj)
         if not named_font and found_in_any(text_needles, syntax.strings(obj)):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue

@@ -592,6 +592,46 @@ def test_a_redacted_word_that_names_a_font_passes() -> None:
     assert report.ok, report.failures
 
 
+def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
+    """A CID font's /CIDSystemInfo names its character collection's registry ("Adobe")
+    and ordering: no text (IBM's redbook redp5110 in docling's test files)."""
+    doc = _lines(["Exported from Adobe software by the clerk"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "Adobe"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    cid_font = output.get_new_xref()
+    output.update_object(
+        cid_font,
+        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText "
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>",
+    )
+    _with_stream(output, "", fonts={"C1": cid_font})
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert report.ok, report.failures
+
+
+def test_a_redacted_word_in_another_string_of_a_font_still_fails() -> None:
+    doc = _lines(["Exported from Adobe software by the clerk"])
+    page = doc[0]
+    marks = [_mark(page, _word_box(page, "Adobe"))]
+    pdf = doc.tobytes()
+    output = _open(_release(pdf, marks))
+    cid_font = output.get_new_xref()
+    output.update_object(
+        cid_font,
+        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText /Note (Adobe) "
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>",
+    )
+    _with_stream(output, "", fonts={"C1": cid_font})
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert "redacted_string_present" in report.codes()
+
+
 def _with_stream(
     doc: pymupdf.Document,
     content: str,
