@@ -13,7 +13,8 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   additional-actions entry, so no script or action survives;
 - the outline (bookmark titles carry text), article threads, page thumbnails,
   /PieceInfo (private application data), the structure tree (/ActualText and /Alt
-  strings can repeat page text);
+  strings can repeat page text), and what marked content's property lists hold other
+  than optional content (a placed page's author and title);
 - invisible text: render mode 3, OCR "GlyphLessFont" layers, text in an optional-content
   group that is OFF. All of it is dropped, not only what lies under a mark: the reviewer
   approved what the page shows, and text nobody can see was never reviewed. The cost is
@@ -92,6 +93,9 @@ OBJECT_KEYS = (
 _OBJECT_KEY_NAMES = tuple(mupdf.pdf_new_name(key) for key in OBJECT_KEYS)
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
 _OCG = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCG)
+_OCMD = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCMD)
+_PROPERTIES = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Properties)
+_RESOURCES = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Resources)
 _NAME = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Name)
 _OC = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OC)
 _OCGS = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCGs)
@@ -381,10 +385,28 @@ def _drop_object_metadata(doc: pymupdf.Document) -> None:
     and forms, and so can the other `OBJECT_KEYS`; drop every reference, and the
     rewrite drops the objects."""
     doc.del_xml_metadata()
+    pdf = mupdf.pdf_specifics(doc.this)
     for obj in every_object(doc):
         for key in _OBJECT_KEY_NAMES:
             if has(obj, key):
                 mupdf.pdf_dict_del(obj, key)
+        _empty_property_lists(pdf, obj)
+        _empty_property_lists(pdf, mupdf.pdf_dict_get(obj, _RESOURCES))
+
+
+def _empty_property_lists(pdf: mupdf.PdfDocument, resources: mupdf.PdfObj) -> None:
+    """Marked content ("/Tag /Name BDC") names its property list in /Resources/Properties.
+    Only optional content (an /OCG or /OCMD) changes what is drawn; any other list is
+    the producer's data, never shown (Adobe's PDF Library wrote a placed page's author
+    and title there, in iText's bigTaggedDocument.pdf; /ActualText can be there)."""
+    properties = mupdf.pdf_dict_get(resources, _PROPERTIES)
+    if not mupdf.pdf_is_dict(properties):
+        return
+    for index in range(mupdf.pdf_dict_len(properties)):
+        kind = mupdf.pdf_dict_get(mupdf.pdf_dict_get_val(properties, index), _TYPE)
+        if not (mupdf.pdf_name_eq(kind, _OCG) or mupdf.pdf_name_eq(kind, _OCMD)):
+            key = mupdf.pdf_dict_get_key(properties, index)
+            mupdf.pdf_dict_put(properties, key, mupdf.pdf_new_dict(pdf, 0))
 
 
 # Inside a hidden section, painting is suppressed but graphics state still changes
