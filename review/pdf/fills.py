@@ -30,17 +30,16 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
-from review.pdf.form_fills import FormSplit, State, form_splitter
+from review.pdf.form_fills import FormSplit, form_splitter
 from review.pdf.geometry import intersects, minus, pdf_to_page
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
 from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.user_space import (
-    IDENTITY,
     Matrix,
+    PathState,
     Rect,
     bounds_of,
     boxes_in,
-    concat,
     inside_any,
     meets_any,
     numbers_of,
@@ -55,9 +54,6 @@ STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
 PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
-# A content stream's start: no transformation, line width 1, mitred joins with a limit
-# of 10, butt caps.
-INITIAL_STATE: State = (IDENTITY, 1.0, 0, 10.0, 0)
 
 
 def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
@@ -75,7 +71,7 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
     split = split_rectangle_fills(
-        data, targets, INITIAL_STATE, form_splitter(doc, page.xref, targets, split_rectangle_fills)
+        data, targets, PathState(), form_splitter(doc, page.xref, targets, split_rectangle_fills)
     )
     if split == data:
         return
@@ -95,7 +91,7 @@ def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:
 def split_rectangle_fills(
     data: bytes,
     boxes: Sequence[Rect],
-    start: State = INITIAL_STATE,
+    start: PathState = PathState(),  # noqa: B008 - immutable
     split_form: FormSplit | None = None,
 ) -> bytes:
     """`data` with each plain rectangle fill (one "re", then "f", "F" or "f*") that a
@@ -104,23 +100,21 @@ def split_rectangle_fills(
     the stream starts in; `split_form`: what a form it draws becomes (`form_fills`)."""
     out: list[bytes] = []
     cursor = 0
-    # The line width (how far past its path a stroke reaches), the line join and the
-    # miter limit (how far MuPDF's redaction looks past it: `redaction_reach`), the cap.
-    ctm, width, join, miter, cap = start
-    saved: list[State] = []
+    state = start
+    saved: list[PathState] = []
     path: list[Operation] = []  # the path under construction: its operations
     for op in operations(data):
         name = op.operator
         if name in PATH_OPERATORS:
             path.append(op)
         elif name in FILLS and (rects := _rectangles(path)):
-            pieces = _pieces(rects, ctm, boxes)
+            pieces = _pieces(rects, state.ctm, boxes)
             if pieces is not None:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
         elif name in FILLS and (subpaths := _subpaths(path, closed=False)):
-            shapes = _shape_pieces(subpaths, ctm, boxes)
+            shapes = _shape_pieces(subpaths, state.ctm, boxes)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
                 out += [data[cursor : path[0].start], b" ".join(_path(s) + paint for s in shapes)]
@@ -130,11 +124,11 @@ def split_rectangle_fills(
             # Filled, then outlined: the fill's pieces, then the outline's sides (an
             # outline around each piece would draw lines across the fill).
             outlines = [_sides(_corners(rect)) for rect in rects]
-            edges = stroke_sides(outlines, ctm, boxes, width, join, miter)
+            edges = stroke_sides(outlines, state, boxes)
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
-                pieces = _pieces(rects, ctm, boxes)
+                pieces = _pieces(rects, state.ctm, boxes)
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
@@ -144,15 +138,15 @@ def split_rectangle_fills(
                     data[cursor : path[0].start],
                     filled,
                     b" ",
-                    stroked(edges, paint + b"S", join, cap),
+                    stroked(edges, paint + b"S", state),
                 ]
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=name in (b"b", b"b*"))):
             # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing
             # side; filling closes every outline).
-            edges = stroke_sides(shape, ctm, boxes, width, join, miter)
-            shapes = _shape_pieces(shape, ctm, boxes)
+            edges = stroke_sides(shape, state, boxes)
+            shapes = _shape_pieces(shape, state.ctm, boxes)
             if edges is not None and shapes is not None:
                 paint = data[path[-1].end : op.start]
                 filled = b" ".join(_path(piece) + paint + FILL_OF[name] for piece in shapes)
@@ -160,44 +154,31 @@ def split_rectangle_fills(
                     data[cursor : path[0].start],
                     filled,
                     b" ",
-                    stroked(edges, paint + b"S", join, cap),
+                    stroked(edges, paint + b"S", state),
                 ]
                 cursor = op.end
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
-            edges = stroke_sides(subpaths, ctm, boxes, width, join, miter)
+            edges = stroke_sides(subpaths, state, boxes)
             if edges is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"
-                out += [data[cursor : path[0].start], stroked(edges, paint, join, cap)]
+                out += [data[cursor : path[0].start], stroked(edges, paint, state)]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
             path = []
         elif name == b"q":
-            saved.append((ctm, width, join, miter, cap))
+            saved.append(state)
         elif name == b"Q":
-            ctm, width, join, miter, cap = saved.pop() if saved else start
+            state = saved.pop() if saved else start
         elif name == b"Do" and split_form is not None and op.operands:
-            drawn = split_form(op.operands[-1], (ctm, width, join, miter, cap))
+            drawn = split_form(op.operands[-1], state)
             if drawn is not None:
                 out += [data[cursor : op.start], drawn, b" Do"]
                 cursor = op.end
-        elif name == b"cm":
-            matrix = numbers_of(op.operands, 6)
-            ctm = concat(matrix, ctm) if matrix else ctm
-        elif name == b"w":
-            number = numbers_of(op.operands, 1)
-            width = abs(number[0]) if number else width
-        elif name == b"j":
-            number = numbers_of(op.operands, 1)
-            join = int(number[0]) if number else join
-        elif name == b"J":
-            number = numbers_of(op.operands, 1)
-            cap = int(number[0]) if number else cap
-        elif name == b"M":
-            number = numbers_of(op.operands, 1)
-            miter = number[0] if number else miter
+        else:
+            state = state.after(name, op.operands)
     out.append(data[cursor:])
     return b"".join(out)
 

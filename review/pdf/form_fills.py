@@ -21,18 +21,16 @@ from collections.abc import Callable, Sequence
 import pymupdf
 
 from review.pdf.resources import form_xref, put_at, resolve_in
-from review.pdf.user_space import IDENTITY, Matrix, Rect, concat, meets_any, numbers_of
+from review.pdf.user_space import IDENTITY, Matrix, PathState, Rect, concat, meets_any, numbers_of
 
 MAX_DEPTH = 12
 COPY_PREFIX = "RRQSplit"
 
-# The graphics state a stream starts in: CTM, line width, join, miter limit, cap.
-State = tuple[Matrix, float, int, float, int]
 # At a "Do": the resource name and the state there -> the name to draw instead, or None.
-FormSplit = Callable[[bytes, State], bytes | None]
+FormSplit = Callable[[bytes, PathState], bytes | None]
 # `fills.split_rectangle_fills`: a stream, the boxes, the state it starts in, the
 # splitter for the forms it draws -> the stream rewritten.
-SplitStream = Callable[[bytes, Sequence[Rect], State, FormSplit], bytes]
+SplitStream = Callable[[bytes, Sequence[Rect], PathState, FormSplit], bytes]
 
 
 def form_splitter(
@@ -45,17 +43,17 @@ def form_splitter(
     """The splitter for the forms the stream owned by `owner` (a page or a form, whose
     /Resources name them) draws; `boxes` in default user space."""
 
-    def split_form(name: bytes, state: State) -> bytes | None:
+    def split_form(name: bytes, state: PathState) -> bytes | None:
         if depth >= MAX_DEPTH:
             return None
         resource = name.lstrip(b"/").decode("latin-1")
         xref = form_xref(doc, resolve_in(doc, (owner,), "XObject", resource))
-        if xref is None or not _reaches_a_box(doc, xref, state[0], boxes):
+        if xref is None or not _reaches_a_box(doc, xref, state.ctm, boxes):
             return None
-        ctm = concat(_matrix(doc, xref), state[0])
+        ctm = concat(_matrix(doc, xref), state.ctm)
         data = doc.xref_stream(xref) or b""
         inner = form_splitter(doc, xref, boxes, split_stream, depth + 1)
-        split = split_stream(data, boxes, (ctm, *state[1:]), inner)
+        split = split_stream(data, boxes, state._replace(ctm=ctm), inner)
         if split == data:
             return None
         copy = doc.get_new_xref()

@@ -12,11 +12,14 @@ too small to matter, and what lay under the box is left out."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from review.pdf.shape_pieces import Point, Segment
 from review.pdf.user_space import (
-    Matrix,
+    PathState,
     Rect,
     bounds_of,
     boxes_in,
@@ -41,89 +44,138 @@ def redaction_reach(width: float, join: int, miter: float) -> float:
     return max(width, 1.0) / 2
 
 
+class Piece(NamedTuple):
+    """A stretch of a side as a path of its own, and how far along its subpath it starts
+    (where a dash pattern continues from)."""
+
+    path: bytes
+    along: float
+
+
 def stroke_sides(
-    subpaths: list[list[Segment]],
-    ctm: Matrix,
-    boxes: Sequence[Rect],
-    width: float,
-    join: int,
-    miter: float,
-) -> tuple[list[bytes], list[bytes]] | None:
+    subpaths: list[list[Segment]], state: PathState, boxes: Sequence[Rect]
+) -> tuple[list[Piece], list[Piece]] | None:
     """The sides of a stroked path, each a path of its own, what the boxes cover of
     them cut away, when a box comes within `redaction_reach` of the path's box (the
-    redaction would take the path; `join`, `miter`: the line join and miter limit) but
-    holds none of its ink (`width`) whole; None when it stays as it is (or the
+    redaction would take the path) but holds none of its ink whole (a side whose ink
+    stays clear of every box is drawn whole); None when it stays as it is (or the
     transformation turns or skews it). Redaction then takes only what lies under a box,
     where it took the whole path: a border around a redacted phone number (pdfplumber's
     cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's pr12564.pdf), a grid as
-    one path, a callout pointing at an address. The sides come in
-    two lists: the sides of subpaths of one side, which keep their caps (a cut end lies
-    clear of the box by more than any cap reaches), and sides that met another, whose
-    corners square caps close."""
+    one path, a callout pointing at an address. The sides come in two lists: the sides
+    of subpaths of one side, which keep their caps (a cut end lies clear of the box by
+    more than any cap reaches), and sides that met another, whose corners square caps
+    close."""
+    ctm, width = state.ctm, state.width
     reach = max(width, 1.0) / 2  # of the ink
-    taken_within = redaction_reach(width, join, miter)
     grown = boxes_in(boxes, ctm, reach)
     if not grown:
         return None
     whole = bounds_of(
         [bounds_of([(x, y, x, y) for x, y in side]) for sides in subpaths for side in sides]
     )
-    if inside_any(whole, grown) or not meets_any(whole, boxes_in(boxes, ctm, taken_within)):
+    taken_within = boxes_in(boxes, ctm, redaction_reach(width, state.join, state.miter))
+    if inside_any(whole, grown) or not meets_any(whole, taken_within):
         return None
     # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
     cut_around = boxes_in(boxes, ctm, 2 * reach)
-    alone: list[bytes] = []
-    joined: list[bytes] = []
+    alone: list[Piece] = []
+    joined: list[Piece] = []
     for sides in subpaths:
         group = alone if len(sides) == 1 else joined
+        along = 0.0  # a dash pattern runs on along a subpath, side after side
         for side in sides:
-            if len(side) == 2:
-                for a, b in _outside(side[0], side[1], cut_around):
-                    group.append(b"%s %s m %s %s l" % (*map(pdf_number, a), *map(pdf_number, b)))
+            pieces: Sequence[tuple[Segment, float]]
+            if not meets_any(bounds_of([(x, y, x, y) for x, y in side]), grown):
+                pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole
+            elif len(side) == 2:
+                pieces = _outside(side[0], side[1], cut_around)
             else:
-                for piece in _curve_outside(side, cut_around):
-                    numbers = [pdf_number(v) for point in piece for v in point]
-                    group.append(b"%s %s m %s %s %s %s %s %s c" % tuple(numbers))
+                pieces = _curve_outside(side, cut_around)
+            group.extend(Piece(_path_of(piece), along + start) for piece, start in pieces)
+            along += _length(side)
     return alone, joined
 
 
-def stroked(edges: tuple[list[bytes], list[bytes]], paint: bytes, join: int, cap: int) -> bytes:
+def _path_of(piece: Segment) -> bytes:
+    """A segment (two points) or a curve (four) as a path of its own."""
+    numbers = [pdf_number(v) for point in piece for v in point]
+    if len(piece) == 2:
+        return b"%s %s m %s %s l" % tuple(numbers)
+    return b"%s %s m %s %s %s %s %s %s c" % tuple(numbers)
+
+
+def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathState) -> bytes:
     """The sides, each a path of one segment: no corner to join, so bevelled joins draw
     them as before and keep MuPDF's redaction from looking past them as far as a
-    mitred corner could reach (`redaction_reach`). The line join and cap in force
-    (`join`, `cap`) are set again after them, not restored with "Q": `paint` may set a
-    colour later painting relies on (MuPDF's filter writes it between a path and its
+    mitred corner could reach (`redaction_reach`). A dashed path's pattern is started
+    on each piece where it stood there. The line join, the cap and the dash pattern in
+    force are set again after them, not restored with "Q": `paint` may set a colour
+    later painting relies on (MuPDF's filter writes it between a path and its
     painting)."""
-    alone, joined = ([edge + paint for edge in group] for group in edges)
-    if joined:
-        # Square caps close each corner the sides met at, as the join did.
-        alone.append(b"2 J " + b" ".join(joined) + b" %d J" % cap)
-    return b"2 j " + b" ".join(alone) + b" %d j" % join
+    lengths, phase = state.dash
+
+    def dash(offset: float) -> bytes:
+        numbers = b" ".join(map(pdf_number, lengths))
+        return b"[%s] %s d " % (numbers, pdf_number(phase + offset))
+
+    alone, joined = (
+        [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in group]
+        for group in edges
+    )
+    if joined and not lengths:
+        # Square caps close each corner the sides met at, as the join did (on a dashed
+        # path they would lengthen every dash).
+        alone.append(b"2 J " + b" ".join(joined) + b" %d J" % state.cap)
+    else:
+        alone += joined
+    restored = b" %d j" % state.join + (b" " + dash(0.0)[:-1] if lengths else b"")
+    return b"2 j " + b" ".join(alone) + restored
 
 
-def _curve_outside(curve: Segment, boxes: list[Rect], depth: int = 0) -> list[Segment]:
+def _curve_outside(
+    curve: Segment, boxes: list[Rect], depth: int = 0, before: float = 0.0
+) -> list[tuple[Segment, float]]:
     """The pieces of the curve (start, two controls, end) whose points' box misses every
     box, found by halving it (de Casteljau) where its points' box meets one: a piece
-    that still does so after `CURVE_HALVINGS` lies under or at a box and is left out."""
+    that still does so after `CURVE_HALVINGS` lies under or at a box and is left out.
+    Each with how far along the curve it starts (`before`: along the first half)."""
     if not meets_any(bounds_of([(x, y, x, y) for x, y in curve]), boxes):
-        return [curve]
+        return [(curve, before)]
     if depth == CURVE_HALVINGS:
         return []
     p0, p1, p2, p3 = curve
     a, b, c = _middle(p0, p1), _middle(p1, p2), _middle(p2, p3)
     d, e = _middle(a, b), _middle(b, c)
     m = _middle(d, e)
-    return _curve_outside((p0, a, d, m), boxes, depth + 1) + _curve_outside(
-        (m, e, c, p3), boxes, depth + 1
+    first = (p0, a, d, m)
+    return _curve_outside(first, boxes, depth + 1, before) + _curve_outside(
+        (m, e, c, p3), boxes, depth + 1, before + _length(first)
     )
+
+
+def _length(side: Segment) -> float:
+    """A segment's length, or a curve's, along 16 chords (enough to place a dash)."""
+    if len(side) == 2:
+        return math.dist(side[0], side[1])
+    p0, p1, p2, p3 = side
+    points = [
+        tuple(
+            (1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t**2 * c + t**3 * d
+            for a, b, c, d in zip(p0, p1, p2, p3, strict=True)
+        )
+        for t in (i / 16 for i in range(17))
+    ]
+    return sum(math.dist(p, q) for p, q in itertools.pairwise(points))
 
 
 def _middle(p: Point, q: Point) -> Point:
     return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
 
 
-def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Point, Point]]:
-    """The pieces of the segment from `start` to `end` outside every box."""
+def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Segment, float]]:
+    """The pieces of the segment from `start` to `end` outside every box, each with how
+    far from `start` it starts."""
     spans = [(0.0, 1.0)]
     for box in boxes:
         inside = _clipped(start, end, box)
@@ -141,7 +193,7 @@ def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Point, P
     def at(t: float) -> Point:
         return start if t == 0 else end if t == 1 else (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
 
-    return [(at(a), at(b)) for a, b in spans]
+    return [((at(a), at(b)), a * math.dist(start, end)) for a, b in spans]
 
 
 def _clipped(start: Point, end: Point, box: Rect) -> tuple[float, float] | None:

@@ -5,6 +5,7 @@ content streams write them. Shared by `fills.py` and `stroke_pieces.py`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from review.pdf.geometry import intersects, within
 
@@ -74,3 +75,41 @@ def concat(m: Sequence[float], ctm: Matrix) -> Matrix:
         e * A + f * C + E,
         e * B + f * D + F,
     )
+
+
+class PathState(NamedTuple):
+    """What of the graphics state splitting a path needs: the CTM; the line width (how
+    far past its path a stroke reaches); the line join and the miter limit (how far
+    MuPDF's redaction looks past it: `stroke_pieces.redaction_reach`); the cap; the dash
+    pattern (its lengths, and the phase it starts at). As a content stream starts."""
+
+    ctm: Matrix = IDENTITY
+    width: float = 1.0
+    join: int = 0
+    miter: float = 10.0
+    cap: int = 0
+    dash: tuple[tuple[float, ...], float] = ((), 0.0)
+
+    def after(self, operator: bytes, operands: list[bytes]) -> PathState:
+        """The state once the operator has run ("cm", "w", "j", "J", "M", "d"); as it
+        was for any other, or for operands that make no sense."""
+        if operator == b"cm":
+            matrix = numbers_of(operands, 6)
+            return self._replace(ctm=concat(matrix, self.ctm)) if matrix else self
+        if operator == b"d":
+            numbers = numbers_of([o for o in operands if o not in (b"[", b"]")], len(operands) - 2)
+            if not numbers or operands[0] != b"[" or operands[-2] != b"]":
+                return self
+            return self._replace(dash=(tuple(numbers[:-1]), numbers[-1]))
+        number = numbers_of(operands, 1)
+        if number is None:
+            return self
+        if operator == b"w":
+            return self._replace(width=abs(number[0]))
+        if operator == b"j":
+            return self._replace(join=int(number[0]))
+        if operator == b"J":
+            return self._replace(cap=int(number[0]))
+        if operator == b"M":
+            return self._replace(miter=number[0])
+        return self

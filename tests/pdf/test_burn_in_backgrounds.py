@@ -259,6 +259,55 @@ def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() 
     assert not any(side.intersects(box) for side in sides)
 
 
+def test_a_side_a_mark_comes_near_but_does_not_touch_stays_whole() -> None:
+    """One box crosses the border's left side, so the path is drawn as its sides; the
+    other ends 1.2 points above the top side, whose ink reaches 0.72 points from its
+    line: the top side is drawn whole. It lost a stretch as wide as the box, which a cut
+    end's cap would need, under no box (a dashed frame in docling's test figures)."""
+    pdf = bordered_notice(as_lines=True)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    boxes = [pymupdf.Rect(30, 80, 60, 100), pymupdf.Rect(300, 30, 340, 50.8)]
+    marks = [RedactionMark(page=0, box=normalize(page, box), legal_reason="x") for box in boxes]
+
+    released = pymupdf.open(stream=burn_in(pdf, marks), filetype="pdf")[0]
+
+    sides = _strokes(released)
+    assert sorted((s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52) == [(40, 572)]
+    assert len(sides) == 5  # the left side in two pieces
+
+
+@pytest.mark.parametrize(
+    "outline", [b"40 660 532 80 re S", ROUNDED], ids=["rectangle", "round-corners"]
+)
+def test_a_dashed_border_drawn_as_its_sides_keeps_its_dashes_where_they_were(
+    outline: bytes,
+) -> None:
+    """Each side a path of its own would start the dash pattern afresh: every side but
+    the first, and whatever follows a cut, came out with its dashes moved (a dashed
+    frame around a figure in docling's test files). Each piece starts the pattern
+    where the path had it there."""
+    pdf = bordered_notice(as_lines=False, outline=b"[9 6.75] 2 d " + outline)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(30, 80, 60, 100)  # across the left side
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    assert len(_strokes(released)) > 1  # drawn as its sides
+    clip = pymupdf.Rect(0, 0, 612, 150)  # the border, at 2 pixels a point
+    before, after = (
+        p.get_pixmap(dpi=144, colorspace=pymupdf.csGRAY, clip=clip).samples
+        for p in (page, released)
+    )
+    width = int(clip.width * 2)
+    changed = [
+        (i % width / 2, i // width / 2)
+        for i, (a, b) in enumerate(zip(before, after, strict=True))
+        if abs(a - b) > 64
+    ]
+    assert len([p for p in changed if p not in box + (-4, -4, 4, 4)]) < 20  # a corner's join
+
+
 def _with_content(page: pymupdf.Page, content: bytes) -> bytes:
     doc = page.parent
     xref = page.get_contents()[0]
