@@ -22,7 +22,7 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
 - optional content is flattened: painting inside marked content of an OFF group is cut
   from page and form content streams, images and forms tagged with an OFF group are
   blanked, and /OCProperties is removed, so what was visible stays visible; the groups
-  that content still refers to are all renamed "Layer" (a layer's name is text too);
+  that content still refers to all lose their names (a layer's name is text too);
 - every other kind of hidden content `hidden.py` finds: glyphs outside the crop box,
   covered by later opaque content, in the colour of their background, under 1 pt or
   clipped away are cut, a run on one line at a time, any lines at a time beyond the
@@ -127,7 +127,7 @@ def sanitize(pdf: bytes) -> bytes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
         _blank_hidden_xobjects(doc, off_groups)
-        _neutral_layer_names(doc)
+        _unnamed_layers(doc)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
         _drop_object_metadata(doc)
         doc.set_metadata({})
@@ -370,13 +370,14 @@ def _oc_hides(pdf: mupdf.PdfDocument, oc: mupdf.PdfObj, off_groups: set[int]) ->
     )
 
 
-def _neutral_layer_names(doc: pymupdf.Document) -> None:
-    """Name every optional-content group "Layer": /OCProperties goes, so no viewer
+def _unnamed_layers(doc: pymupdf.Document) -> None:
+    """Give every optional-content group an empty name: /OCProperties goes, so no viewer
     lists the layers any more, but the groups stay where content refers to them, and a
-    layer's name is often a person's ("Annotations by J. Roe") or repeats page text."""
+    layer's name is often a person's ("Annotations by J. Roe") or repeats page text (and
+    any other name may be a redacted word: "Layer" was, in docling's test files)."""
     for obj in every_object(doc):
         if mupdf.pdf_name_eq(mupdf.pdf_dict_get(obj, _TYPE), _OCG):
-            mupdf.pdf_dict_put_text_string(obj, _NAME, "Layer")
+            mupdf.pdf_dict_put_text_string(obj, _NAME, "")
 
 
 def _drop_object_metadata(doc: pymupdf.Document) -> None:
