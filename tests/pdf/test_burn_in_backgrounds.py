@@ -308,6 +308,27 @@ def test_a_dashed_border_drawn_as_its_sides_keeps_its_dashes_where_they_were(
     assert len([p for p in changed if p not in box + (-4, -4, 4, 4)]) < 20  # a corner's join
 
 
+def test_a_slanted_arrow_whose_bounds_a_box_meets_stays_drawn() -> None:
+    """MuPDF takes a path whose bounds meet a box: a slanted arrow passing a mark's
+    corner went whole, its ink nowhere near the box (docling's table model figure).
+    Its pieces' bounds now miss the box, and together they draw the whole line."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((300, 660), "Structure Tags sequence", fontsize=11)
+    arrow = b"q 1 0.54 0 RG 5 w 1 j 100 100 m 400 200 l S Q"  # user space: y up
+    pdf = _with_content(page, arrow)
+    box = _box_of(pdf, "Structure") | _box_of(pdf, "Tags")  # below the line's right end
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    lines = [item for d in released.get_drawings() if d["type"] == "s" for item in d["items"]]
+    assert len(lines) > 1
+    drawn = sum(abs(line[2] - line[1]) for line in lines)
+    assert drawn == pytest.approx(abs(pymupdf.Point(400, 200) - pymupdf.Point(100, 100)), rel=0.01)
+
+
 def _with_content(page: pymupdf.Page, content: bytes) -> bytes:
     doc = page.parent
     xref = page.get_contents()[0]
