@@ -426,6 +426,18 @@ def test_rows_filled_as_one_path_stay_whole_but_the_one_a_mark_lies_on() -> None
     assert pymupdf.Rect(70, 152, 400, 172).contains(middle[0])
 
 
+def test_cells_side_by_side_as_one_path_split_though_their_sum_rounds_past_the_next() -> None:
+    """40.811 + 169.437 is 210.24800000000002 in floating point, where the next cell
+    starts at 210.248: the two cells of a header row read as overlapping, and a mark on
+    the first cell's heading took the whole blue band and its white words."""
+    data = b"40.811 471.214 169.437 -31.668 re 210.248 471.214 169.437 -31.668 re f"
+
+    split = split_rectangle_fills(data, [(52.0, 449.0, 85.0, 461.0)])
+
+    assert split != data
+    assert split.count(b" re") == 5  # the second cell whole, four pieces of the first
+
+
 def test_overlapping_rectangles_of_one_fill_are_left_to_the_redaction() -> None:
     """Under the even-odd rule their overlap is a hole: painted one by one it would not be."""
     data = b"0 0 10 10 re 5 0 10 10 re f*"
