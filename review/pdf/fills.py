@@ -233,7 +233,8 @@ def _shape_pieces(
     rectangle around them (`shape_pieces.py`), every outline (a ring's two) clipped
     alike, so a point in the rectangle is filled as before under either fill rule; None
     when it stays as it is (no box touches it, one holds it all, the transformation
-    turns or skews it, or a box comes near a curve). Filling closes each outline."""
+    turns or skews it, or a piece's curve has a control point at a box: MuPDF bounds a
+    path by its points). Filling closes each outline."""
     outlines = [[*sides, (sides[-1][-1], sides[0][0])] for sides in subpaths]
     grown = boxes_in(boxes, ctm, 0.0)
     whole = bounds_of([(x, y, x, y) for sides in outlines for side in sides for x, y in side])
@@ -245,10 +246,23 @@ def _shape_pieces(
         regions = [whole]
         for box in grown:
             regions = [part for region in regions for part in minus(region, box, columns=columns)]
-        pieces = [[clipped(sides, region) for sides in outlines] for region in regions]
-        if all(outline is not None for piece in pieces for outline in piece):
-            return [kept for piece in pieces if (kept := [o for o in piece if o])]
+        pieces = [kept for region in regions if (kept := _clipped_all(outlines, region))]
+        if not any(meets_any(_bounds(piece), grown) for piece in pieces):
+            return pieces
     return None
+
+
+def _clipped_all(outlines: list[Outline], region: Rect) -> list[Outline]:
+    return [outline for sides in outlines if (outline := clipped(sides, region))]
+
+
+def _bounds(piece: list[Outline]) -> Rect:
+    """The bounds of the piece's points, less rounding: its sides cut at a region's edge
+    end on that edge, give or take the last digit."""
+    x0, y0, x1, y1 = bounds_of(
+        [(x, y, x, y) for outline in piece for side in outline for x, y in side]
+    )
+    return (x0 + ROUNDING, y0 + ROUNDING, x1 - ROUNDING, y1 - ROUNDING)
 
 
 def _path(outlines: list[Outline]) -> bytes:

@@ -5,11 +5,15 @@ around the mark, each a path of its own that the mark does not touch. For a shap
 curves (a banner or a box with round corners) a piece is the shape clipped to a
 rectangle beside the mark, clipped edge by edge (Sutherland and Hodgman's method, one
 side of the rectangle at a time): a straight side is cut where it crosses, and a curve
-is kept or left out whole, which is exact when the box of its points lies on one side.
-A curve that the side passes through is not cut: there is no piece then.
+is cut (de Casteljau) where it crosses, each part kept or left out by its middle. A
+filled circle with a mark inside went whole before curves were cut: its white words
+were then cut by sanitize as hidden (a Korean report's diagram in docling's tests).
 """
 
 from __future__ import annotations
+
+import itertools
+import math
 
 Point = tuple[float, float]
 # A side of a path: its two ends, or a curve's four points (start, two controls, end).
@@ -18,10 +22,11 @@ Segment = tuple[Point, ...]
 Outline = list[Segment]
 
 
-def clipped(sides: list[Segment], rect: tuple[float, float, float, float]) -> Outline | None:
+def clipped(sides: list[Segment], rect: tuple[float, float, float, float]) -> Outline:
     """The closed outline `sides` (each side starting where the last ended) clipped to
-    `rect` (x0, y0, x1, y1), as sides in the same form; [] when nothing of it is inside;
-    None when a side of `rect` passes through a curve."""
+    `rect` (x0, y0, x1, y1), as sides in the same form; [] when nothing of it is inside.
+    A kept curve's control points may lie outside `rect`: the caller checks the
+    pieces' bounds."""
     x0, y0, x1, y1 = rect
     for axis, bound, keep_above in ((0, x0, True), (0, x1, False), (1, y0, True), (1, y1, False)):
         result = _clipped_to_half(sides, axis, bound, keep_above)
@@ -31,9 +36,7 @@ def clipped(sides: list[Segment], rect: tuple[float, float, float, float]) -> Ou
     return sides
 
 
-def _clipped_to_half(
-    sides: list[Segment], axis: int, bound: float, keep_above: bool
-) -> Outline | None:
+def _clipped_to_half(sides: list[Segment], axis: int, bound: float, keep_above: bool) -> Outline:
     def inside(point: Point) -> bool:
         return point[axis] >= bound if keep_above else point[axis] <= bound
 
@@ -47,11 +50,9 @@ def _clipped_to_half(
     for side in sides:
         start, end = side[0], side[-1]
         if len(side) == 4:
-            kept = [inside(point) for point in side]
-            if any(kept) and not all(kept):
-                return None
-            if all(kept):
-                ends.append(side[1:])
+            for part in _cut(side, _crossings(side, axis, bound)):
+                if inside(_at(part, 0.5)):
+                    ends += [(part[0],), part[1:]]  # from where it enters, if it does
             continue
         if inside(end):
             if not inside(start):
@@ -68,3 +69,63 @@ def _clipped_to_half(
             out.append((at, *after))
         at = after[-1]
     return out
+
+
+def _crossings(curve: Segment, axis: int, bound: float) -> list[float]:
+    """Where (0 < t < 1) the curve crosses the line `axis` = `bound`: the sign changes
+    of its coordinate's cubic, found by bisection between its turning points."""
+    p0, p1, p2, p3 = (point[axis] - bound for point in curve)
+    a, b, c = -p0 + 3 * p1 - 3 * p2 + p3, 3 * p0 - 6 * p1 + 3 * p2, -3 * p0 + 3 * p1
+
+    def value(t: float) -> float:
+        return ((a * t + b) * t + c) * t + p0
+
+    # Turning points: roots of 3a t^2 + 2b t + c.
+    turns = []
+    if abs(a) > 1e-12:
+        discriminant = b * b - 3 * a * c
+        if discriminant > 0:
+            root = math.sqrt(discriminant)
+            turns = [(-b - root) / (3 * a), (-b + root) / (3 * a)]
+    elif abs(b) > 1e-12:
+        turns = [-c / (2 * b)]
+    edges = [0.0, *sorted(t for t in turns if 0 < t < 1), 1.0]
+    found = []
+    for low, high in itertools.pairwise(edges):
+        if value(low) * value(high) >= 0:
+            continue
+        for _ in range(60):
+            middle = (low + high) / 2
+            if value(low) * value(middle) <= 0:
+                high = middle
+            else:
+                low = middle
+        found.append((low + high) / 2)
+    return found
+
+
+def _cut(curve: Segment, ts: list[float]) -> list[Segment]:
+    """The curve in parts, cut at each of `ts` (ascending, of the whole curve)."""
+    parts, done = [], 0.0
+    for t in ts:
+        left, curve = _halves(curve, (t - done) / (1 - done))
+        parts.append(left)
+        done = t
+    return [*parts, curve]
+
+
+def _halves(curve: Segment, t: float) -> tuple[Segment, Segment]:
+    """The curve cut at `t` (de Casteljau)."""
+    p0, p1, p2, p3 = curve
+    a, b, c = _between(p0, p1, t), _between(p1, p2, t), _between(p2, p3, t)
+    d, e = _between(a, b, t), _between(b, c, t)
+    m = _between(d, e, t)
+    return (p0, a, d, m), (m, e, c, p3)
+
+
+def _between(p: Point, q: Point, t: float) -> Point:
+    return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+
+
+def _at(curve: Segment, t: float) -> Point:
+    return _halves(curve, t)[0][3]

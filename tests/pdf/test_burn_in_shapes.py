@@ -4,7 +4,7 @@
 A banner or a box with round corners is a path of lines and curves. Burning in a mark
 on it took the whole shape, as it took a plain band before `fills.py`: white text on a
 dark banner was left on a white page, and sanitize cut it as hidden. The shape now
-stays around the box, unless the box comes near one of its curves."""
+stays around the box; a curve a piece's edge crosses is cut there."""
 
 from __future__ import annotations
 
@@ -100,15 +100,20 @@ def test_a_banner_filled_and_outlined_keeps_its_fill_and_border_around_a_mark() 
     assert verify(pdf, output, [mark]).ok
 
 
-def test_a_mark_across_a_round_corner_of_a_banner_takes_the_banner_whole() -> None:
+def test_a_mark_across_a_round_corner_of_a_banner_leaves_the_rest_of_it() -> None:
+    """The box's right side crosses the top left curve: the curve is cut there. The
+    whole banner went before curves were cut."""
     pdf = banner_page()
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
-    across = pymupdf.Rect(90, 125, 105, 150)  # its right side crosses the top left curve
+    across = pymupdf.Rect(90, 125, 105, 150)
     mark = RedactionMark(page=0, box=normalize(page, across), legal_reason="(b)(6)")
 
-    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+    output = burn_in(pdf, [mark])
 
-    assert [d for d in released.get_drawings() if d.get("fill") != (0.0, 0.0, 0.0)] == []
+    fills = [d["rect"] for d in pymupdf.open(stream=output, filetype="pdf")[0].get_drawings()]
+    assert not any(rect.intersects(across) for rect in fills if rect != across)
+    for x, y in ((495, 137), (300, 185), (108, 137), (102, 170)):
+        assert colour_at(output, x, y) == NAVY_RGB
 
 
 def test_a_mark_low_on_a_banner_leaves_it_around_the_box_in_columns() -> None:
@@ -148,13 +153,47 @@ def test_a_shape_clipped_beside_its_curves_is_its_straight_part() -> None:
 
 def test_a_shape_clipped_around_a_curve_keeps_the_curve_whole() -> None:
     piece = clipped(ROUND_CORNERS, (50, 630, 300, 700))
-    assert piece is not None
     assert ((100, 650), (100, 630)) in piece
     assert ((110, 660), (104.5, 660), (100, 655.5), (100, 650)) in piece
 
 
-def test_a_rectangle_side_through_a_curve_gives_no_piece() -> None:
-    assert clipped(ROUND_CORNERS, (50, 580, 103, 700)) is None
+def test_a_rectangle_side_through_a_curve_cuts_the_curve_where_it_crosses() -> None:
+    piece = clipped(ROUND_CORNERS, (50, 580, 103, 700))
+    curves = [side for side in piece if len(side) == 4]
+    assert len(curves) == 2  # the left end of each round corner
+    points = [point for side in piece for point in (side[0], side[-1])]
+    assert all(100 - 1e-9 <= x <= 103 + 1e-9 for x, _ in points)
+    assert {round(x, 6) for x, _ in points} == {100, 103}  # on the shape or on the cut
+    for curve in curves:  # the cut lies on the curve: the corner's x there is 103
+        assert any(abs(x - 103) < 1e-6 for x, _ in (curve[0], curve[-1]))
+
+
+def test_a_circle_with_a_mark_inside_keeps_its_fill_around_the_box() -> None:
+    """A filled circle with white words and a mark in its middle went whole: every
+    piece's edge crossed the circle (a diagram of a Korean report in docling's test
+    files), and sanitize then cut its white words as hidden."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    circle = (
+        b"0 0.5 0.8 rg 350 400 m 350 427.6 327.6 450 300 450 c 272.4 450 250 427.6 250 400 c"
+        b" 250 372.4 272.4 350 300 350 c 327.6 350 350 372.4 350 400 c f"
+    )
+    page.insert_text((72, 100), "Security technology forecast", fontsize=11)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + circle + b" Q\n")
+    page.insert_text((268, 380), "ICT trends", fontsize=10, color=(1, 1, 1))
+    page.insert_text((268, 400), "and analysis", fontsize=10, color=(1, 1, 1))
+    pdf = doc.tobytes()
+    box = word_box(pdf, "trends")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    words = [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
+    assert {"ICT", "and", "analysis"} <= set(words) and "trends" not in words
+    for x, y in ((300, 345), (300, 435), (258, 392), (342, 392), (box.x0 - 2, box.y0 + 3)):
+        assert colour_at(output, x, y) == (0, 127, 204)
+    assert verify(pdf, output, [mark]).ok
 
 
 def test_a_rectangle_beside_the_shape_gives_an_empty_piece() -> None:
