@@ -188,6 +188,7 @@ def analyse_page(
         # own; the trace has it as invisible text in no colour.
         drawn = seqno in paint.drawn_glyphs
         span_kind = None if drawn else _span_kind(span, box, painters)
+        span_kind = TINY if seqno in paint.flat_text else span_kind  # no size one way
         if span_kind == OCR_LAYER:
             # Neither seen nor hidden: the image shows it.
             ocr_layer.append(_where_extracted(span, _with_last_advance(span, box)))

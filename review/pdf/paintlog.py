@@ -26,6 +26,7 @@ from review.pdf.geometry import (
 )
 
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
+FLAT = 1e-9  # the area (square points) a unit square of text space under which it is flat
 OPAQUE = 0.99
 # Points by which a drawing may fall short of its pattern cell and still fill it.
 _CELL_SLACK = 0.5
@@ -66,6 +67,8 @@ class PaintLog(mupdf.FzDevice2):
         # Seqnos of the invisible text MuPDF adds after drawing a Type 3 glyph itself
         # (`_drawn_type3_glyph`): seen, as the drawing just before it.
         self.drawn_glyphs: set[int] = set()
+        # Seqnos of text drawn flat: through a matrix that maps its glyphs to no area.
+        self.flat_text: set[int] = set()
         self._converted = mupdf.fz_convert_color2_v()
         self._params = self._PARAMS.internal()
         # Text (kept, with its matrix, to find its glyphs) and images painted so far.
@@ -222,12 +225,16 @@ class PaintLog(mupdf.FzDevice2):
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
         self._logged("fill-text", box)
+        if _flat(text, ctm):
+            self.flat_text.add(len(self.log) - 1)
         if self.plain:
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
             self._painted_now(box, text, ctm)
 
     def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         self._logged("stroke-text", _quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)))
+        if _flat(text, ctm):
+            self.flat_text.add(len(self.log) - 1)
         self.plain = False
 
     def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
@@ -406,3 +413,16 @@ def _quad4(rect) -> Quad:  # noqa: ANN001
 
 def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: float) -> bool:
     return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= delta
+
+
+def _flat(text, ctm) -> bool:  # noqa: ANN001
+    """Every span of the text is drawn through a matrix that maps it to a line or a point
+    (iText's noninvertibleMatrix tests: "1 0 1 0 0 0 cm"): nothing of it is painted, but
+    extraction reads it, at a place of the font's making."""
+    span = text.head
+    while span:
+        m = mupdf.ll_fz_concat(span.trm, ctm)
+        if abs(m.a * m.d - m.b * m.c) > FLAT:
+            return False
+        span = span.next
+    return True
