@@ -572,16 +572,26 @@ def test_what_burn_in_leaves_of_a_word_half_under_a_box_is_no_redacted_string() 
     assert report.ok, report.failures
 
 
-def test_a_redacted_word_that_names_a_font_passes() -> None:
-    """A font descriptor's /FontFamily (Times New Roman) names the font, not the text."""
-    doc = _lines(["Published by the Roman Times weekly"])
+def _release_and_add(
+    line: str, word: str, obj: str
+) -> tuple[bytes, pymupdf.Document, list[RedactionMark], int]:
+    """The page `line` released with `word` redacted, then given the object `obj` (its
+    xref returned with the release, still open)."""
+    doc = _lines([line])
     page = doc[0]
-    marks = [_mark(page, _word_box(page, "Times"))]
+    marks = [_mark(page, _word_box(page, word))]
     pdf = doc.tobytes()
     output = _open(_release(pdf, marks))
-    descriptor = output.get_new_xref()
-    output.update_object(
-        descriptor,
+    xref = output.get_new_xref()
+    output.update_object(xref, obj)
+    return pdf, output, marks, xref
+
+
+def test_a_redacted_word_that_names_a_font_passes() -> None:
+    """A font descriptor's /FontFamily (Times New Roman) names the font, not the text."""
+    pdf, output, marks, descriptor = _release_and_add(
+        "Published by the Roman Times weekly",
+        "Times",
         "<< /Type /FontDescriptor /FontName /TimesNewRomanPSMT /FontFamily (Times New Roman) >>",
     )
     font = output[0].get_fonts()[0][0]
@@ -592,42 +602,33 @@ def test_a_redacted_word_that_names_a_font_passes() -> None:
     assert report.ok, report.failures
 
 
-def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
-    """A CID font's /CIDSystemInfo names its character collection's registry ("Adobe")
-    and ordering: no text (IBM's redbook redp5110 in docling's test files)."""
-    doc = _lines(["Exported from Adobe software by the clerk"])
-    page = doc[0]
-    marks = [_mark(page, _word_box(page, "Adobe"))]
-    pdf = doc.tobytes()
-    output = _open(_release(pdf, marks))
-    cid_font = output.get_new_xref()
-    output.update_object(
-        cid_font,
-        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText "
+def _release_with_cid_font(font_entries: str) -> tuple[bytes, bytes, list[RedactionMark]]:
+    """ "Adobe" redacted from the page; the release then given a CID font with
+    `font_entries` and a /CIDSystemInfo naming the registry "Adobe"."""
+    pdf, output, marks, cid_font = _release_and_add(
+        "Exported from Adobe software by the clerk",
+        "Adobe",
+        f"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText {font_entries} "
         "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>",
     )
     _with_stream(output, "", fonts={"C1": cid_font})
+    return pdf, output.tobytes(), marks
 
-    report = verify(pdf, output.tobytes(), marks)
+
+def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
+    """A CID font's /CIDSystemInfo names its character collection's registry ("Adobe")
+    and ordering: no text (IBM's redbook redp5110 in docling's test files)."""
+    pdf, output, marks = _release_with_cid_font("")
+
+    report = verify(pdf, output, marks)
 
     assert report.ok, report.failures
 
 
 def test_a_redacted_word_in_another_string_of_a_font_still_fails() -> None:
-    doc = _lines(["Exported from Adobe software by the clerk"])
-    page = doc[0]
-    marks = [_mark(page, _word_box(page, "Adobe"))]
-    pdf = doc.tobytes()
-    output = _open(_release(pdf, marks))
-    cid_font = output.get_new_xref()
-    output.update_object(
-        cid_font,
-        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText /Note (Adobe) "
-        "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>",
-    )
-    _with_stream(output, "", fonts={"C1": cid_font})
+    pdf, output, marks = _release_with_cid_font("/Note (Adobe)")
 
-    report = verify(pdf, output.tobytes(), marks)
+    report = verify(pdf, output, marks)
 
     assert "redacted_string_present" in report.codes()
 
