@@ -371,10 +371,9 @@ def _oc_hides(pdf: mupdf.PdfDocument, oc: mupdf.PdfObj, off_groups: set[int]) ->
 
 
 def _unnamed_layers(doc: pymupdf.Document) -> None:
-    """Give every optional-content group an empty name: /OCProperties goes, so no viewer
-    lists the layers any more, but the groups stay where content refers to them, and a
-    layer's name is often a person's ("Annotations by J. Roe") or repeats page text (and
-    any other name may be a redacted word: "Layer" was, in docling's test files)."""
+    """Empty every optional-content group's name: no viewer lists the layers once
+    /OCProperties goes, but the groups stay where content uses them, and a name is often
+    a person's ("Notes by J. Roe"), or page text, or a redacted word ("Layer" was)."""
     for obj in every_object(doc):
         if mupdf.pdf_name_eq(mupdf.pdf_dict_get(obj, _TYPE), _OCG):
             mupdf.pdf_dict_put_text_string(obj, _NAME, "")
