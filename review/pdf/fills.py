@@ -13,9 +13,9 @@ pieces of it around the boxes, drawn where it was drawn, each clear of every box
 ("re B", or a shape below) becomes its fill's pieces and its outline's sides, as below.
 A path of several rectangles that do not overlap (a table's shaded rows) is split the
 same way, and so is a filled shape of lines and curves (a banner, a box with round
-corners, a frame filled as a ring): into the shape clipped to each piece
-(`shape_pieces.py`), unless a piece's edge would pass through a curve (then columns are
-tried instead of rows). Likewise a path that is only stroked (a paragraph's border,
+corners, a frame filled as a circle or a ring): into the shape clipped to each piece
+(`shape_pieces.py`, its curves cut where a piece's edge crosses them), in rows around
+the boxes, or in columns where a row's piece would reach a box. Likewise a path that is only stroked (a paragraph's border,
 with round corners or not, a table's grid drawn as one path, a signature rule, a
 callout) becomes its sides, each a path of its own, what a box covers of them cut away
 (`stroke_pieces.py`): MuPDF takes a whole path when a box comes near any of it, and now
