@@ -259,9 +259,13 @@ def _clipped_all(outlines: list[Outline], region: Rect) -> list[Outline]:
 def _bounds(piece: list[Outline]) -> Rect:
     """The bounds of the piece's points, less rounding: its sides cut at a region's edge
     end on that edge, give or take the last digit."""
-    x0, y0, x1, y1 = bounds_of(
-        [(x, y, x, y) for outline in piece for side in outline for x, y in side]
+    return _inset(
+        bounds_of([(x, y, x, y) for outline in piece for side in outline for x, y in side])
     )
+
+
+def _inset(rect: Rect) -> Rect:
+    x0, y0, x1, y1 = rect
     return (x0 + ROUNDING, y0 + ROUNDING, x1 - ROUNDING, y1 - ROUNDING)
 
 
@@ -283,8 +287,8 @@ def _disjoint(rects: list[Rect]) -> bool:
     next cell of a table's header row starts at 210.248 (an NHS leaflet in
     Unstructured's test files lost its header row's band and white text)."""
     ordered = sorted(rects)
-    for i, (x0, y0, x1, y1) in enumerate(ordered):
-        inner = (x0 + ROUNDING, y0 + ROUNDING, x1 - ROUNDING, y1 - ROUNDING)
+    for i, rect in enumerate(ordered):
+        inner = _inset(rect)
         for other in ordered[i + 1 :]:
             if other[0] >= inner[2]:
                 break

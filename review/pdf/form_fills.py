@@ -48,9 +48,11 @@ def form_splitter(
             return None
         resource = name.lstrip(b"/").decode("latin-1")
         xref = form_xref(doc, resolve_in(doc, (owner,), "XObject", resource))
-        if xref is None or not _reaches_a_box(doc, xref, state.ctm, boxes):
+        if xref is None:
             return None
-        ctm = concat(_matrix(doc, xref), state.ctm)
+        ctm = concat(_array(doc, xref, "Matrix", 6) or IDENTITY, state.ctm)
+        if not _reaches_a_box(doc, xref, ctm, boxes):
+            return None
         data = doc.xref_stream(xref) or b""
         inner = form_splitter(doc, xref, boxes, split_stream, depth + 1)
         split = split_stream(data, boxes, state._replace(ctm=ctm), inner)
@@ -66,27 +68,21 @@ def form_splitter(
     return split_form
 
 
-def _matrix(doc: pymupdf.Document, xref: int) -> Matrix:
-    kind, value = doc.xref_get_key(xref, "Matrix")
+def _array(doc: pymupdf.Document, xref: int, key: str, count: int) -> list[float] | None:
+    """The object's entry `key` when it is an array of `count` numbers."""
+    kind, value = doc.xref_get_key(xref, key)
     if kind != "array":
-        return IDENTITY
-    numbers = numbers_of(value.strip("[]").encode("latin-1").split(), 6)
-    return (
-        (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-        if numbers
-        else IDENTITY
-    )
+        return None
+    return numbers_of(value.strip("[]").encode("latin-1").split(), count)
 
 
 def _reaches_a_box(doc: pymupdf.Document, xref: int, ctm: Matrix, boxes: Sequence[Rect]) -> bool:
-    """Some box meets the form's /BBox as drawn here. Without a readable /BBox, yes."""
-    kind, value = doc.xref_get_key(xref, "BBox")
-    numbers = (
-        numbers_of(value.strip("[]").encode("latin-1").split(), 4) if kind == "array" else None
-    )
+    """Some box meets the form's /BBox as drawn through `ctm` (its /Matrix included).
+    Without a readable /BBox, yes."""
+    numbers = _array(doc, xref, "BBox", 4)
     if not numbers:
         return True
-    bbox = pymupdf.Rect(numbers).normalize() * pymupdf.Matrix(*concat(_matrix(doc, xref), ctm))
+    bbox = pymupdf.Rect(numbers).normalize() * pymupdf.Matrix(*ctm)
     return meets_any((bbox.x0, bbox.y0, bbox.x1, bbox.y1), list(boxes))
 
 
