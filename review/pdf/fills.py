@@ -311,9 +311,12 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
     """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
     closed by "h", the last perhaps by painting with "s"), a closed one ending with a
     side back to its start; None for any other path, or one with a lone point (a dot,
-    drawn by a round cap)."""
+    drawn by a round cap). A moveto that only moves the pen, followed by another or
+    ending a path left open, outlines nothing and is dropped (PDFBox's sign_me.pdf
+    ends a page's background fill with one)."""
     subpaths: list[list[Segment]] = []
     start = point = (0.0, 0.0)
+    lone_move = False
     for op in path:
         name = op.operator
         count = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}.get(name)
@@ -321,6 +324,9 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
         if numbers is None or (name not in (b"re", b"m") and not subpaths):
             return None
         points = list(zip(numbers[::2], numbers[1::2], strict=True))
+        if name == b"m" and lone_move:
+            subpaths.pop()
+        lone_move = name == b"m"
         if name == b"re":
             x, y, width, height = numbers
             subpaths.append(_sides(_corners((x, y, x + width, y + height))))
@@ -340,6 +346,8 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
         else:  # "l", "c"
             subpaths[-1].append((point, *points))
         point = points[-1]
+    if lone_move and not closed:
+        subpaths.pop()
     if not subpaths or not all(subpaths):
         return None
     if closed and point != start:

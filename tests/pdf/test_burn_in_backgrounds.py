@@ -95,6 +95,32 @@ def test_the_band_stays_around_the_box_on_a_cropped_and_turned_page(rotation: in
     assert verify(pdf, output, [mark]).ok
 
 
+def test_a_band_whose_path_ends_with_a_pen_move_stays_around_the_box() -> None:
+    """PDFBox's sign_me.pdf fills its page in blue as "... l h 18 1173 m f": the moveto
+    after the close outlines nothing. The blue page went whole under a mark on its title."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=1191)
+    background = doc.get_new_xref()
+    doc.update_object(background, "<<>>")
+    doc.update_stream(
+        background, b"0 0.135 0.295 rg 18 1173 m 824 1173 l 824 18 l 18 18 l h 18 1173 m f"
+    )
+    page.set_contents(background)
+    page.insert_text((160, 100), "Apache PDFBox", fontsize=40, color=(1, 1, 1))
+    pdf = doc.tobytes()
+    box = _box_of(pdf, "PDFBox")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    blue = [d["rect"] for d in released.get_drawings() if d.get("fill") == pytest.approx(NAVY)]
+    assert blue and not any(rect.intersects(box) for rect in blue)
+    assert sum(rect.get_area() for rect in blue) > 0.95 * (806 * 1155 - box.get_area())
+    assert "Apache" in [w[4] for w in released.get_text("words")]
+    assert verify(pdf, output, [mark]).ok
+
+
 def test_a_band_split_on_one_page_stays_whole_on_a_page_sharing_its_content() -> None:
     """Producers share one content stream between identical pages: the split is the
     marked page's own."""
