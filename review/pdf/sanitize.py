@@ -13,8 +13,9 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   additional-actions entry, so no script or action survives;
 - the outline (bookmark titles carry text), article threads, page thumbnails,
   /PieceInfo (private application data), the structure tree (/ActualText and /Alt
-  strings can repeat page text), and what marked content's property lists hold other
-  than optional content (a placed page's author and title);
+  strings can repeat page text), and every marked-content property list but optional
+  content's, in the stream or named (/ActualText, a placed page's author and title:
+  `marked_content.py`);
 - invisible text: render mode 3, OCR "GlyphLessFont" layers, text in an optional-content
   group that is OFF. All of it is dropped, not only what lies under a mark: the reviewer
   approved what the page shows, and text nobody can see was never reviewed. The cost is
@@ -44,17 +45,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Iterator
 
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.content import operations
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, drop_images, ranked, ranked_images
 from review.pdf.glyph_keys import redaction_boxes
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
 from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
+from review.pdf.marked_content import (
+    empty_property_lists,
+    filter_optional_content,
+    property_lists_dropped,
+)
 from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
@@ -93,8 +98,6 @@ OBJECT_KEYS = (
 _OBJECT_KEY_NAMES = tuple(mupdf.pdf_new_name(key) for key in OBJECT_KEYS)
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
 _OCG = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCG)
-_OCMD = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCMD)
-_PROPERTIES = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Properties)
 _RESOURCES = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Resources)
 _NAME = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Name)
 _OC = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OC)
@@ -126,6 +129,7 @@ def sanitize(pdf: bytes) -> bytes:
         if hidden_image_boxes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
+        _drop_property_lists(doc)
         _blank_hidden_xobjects(doc, off_groups)
         _unnamed_layers(doc)
         _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
@@ -295,12 +299,26 @@ def _drop_hidden_content(doc: pymupdf.Document, off_groups: set[int]) -> None:
     marked content of an OFF group, and once /OCProperties is gone a viewer would paint
     it. Runs before any other rewrite so marked-content sections are still intact.
     """
+    for xref, owner in _content_streams(doc):
+        _filter_stream(doc, xref, owner, off_groups)
+
+
+def _content_streams(doc: pymupdf.Document) -> Iterator[tuple[int, int]]:
+    """(xref, owner's xref) of each page's content streams and each form XObject."""
     for page in doc:
         for xref in page.get_contents():
-            _filter_stream(doc, xref, page.xref, off_groups)
+            yield xref, page.xref
     for xref in range(1, doc.xref_length()):
         if doc.xref_get_key(xref, "Subtype")[1] == "/Form" and doc.xref_is_stream(xref):
-            _filter_stream(doc, xref, xref, off_groups)
+            yield xref, xref
+
+
+def _drop_property_lists(doc: pymupdf.Document) -> None:
+    for xref, _ in _content_streams(doc):
+        data = doc.xref_stream(xref)
+        dropped = property_lists_dropped(data)
+        if dropped != data:
+            doc.update_stream(xref, dropped)
 
 
 def _filter_stream(doc: pymupdf.Document, xref: int, owner: int, off_groups: set[int]) -> None:
@@ -390,61 +408,5 @@ def _drop_object_metadata(doc: pymupdf.Document) -> None:
         for key in _OBJECT_KEY_NAMES:
             if has(obj, key):
                 mupdf.pdf_dict_del(obj, key)
-        _empty_property_lists(pdf, obj)
-        _empty_property_lists(pdf, mupdf.pdf_dict_get(obj, _RESOURCES))
-
-
-def _empty_property_lists(pdf: mupdf.PdfDocument, resources: mupdf.PdfObj) -> None:
-    """Marked content ("/Tag /Name BDC") names its property list in /Resources/Properties.
-    Only optional content (an /OCG or /OCMD) changes what is drawn; any other list is
-    the producer's data, never shown (Adobe's PDF Library wrote a placed page's author
-    and title there, in iText's bigTaggedDocument.pdf; /ActualText can be there)."""
-    properties = mupdf.pdf_dict_get(resources, _PROPERTIES)
-    if not mupdf.pdf_is_dict(properties):
-        return
-    for index in range(mupdf.pdf_dict_len(properties)):
-        kind = mupdf.pdf_dict_get(mupdf.pdf_dict_get_val(properties, index), _TYPE)
-        if not (mupdf.pdf_name_eq(kind, _OCG) or mupdf.pdf_name_eq(kind, _OCMD)):
-            key = mupdf.pdf_dict_get_key(properties, index)
-            mupdf.pdf_dict_put(properties, key, mupdf.pdf_new_dict(pdf, 0))
-
-
-# Inside a hidden section, painting is suppressed but graphics state still changes
-# (ISO 32000-1, 8.11.3.2), so only painting operators are cut: paths are ended with
-# "n", shown text dropped ("'" keeps its line move), XObjects and shadings skipped.
-_PATH_PAINT = {b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
-_DROP = {b"Tj", b"TJ", b"Do", b"sh", b"BI"}
-
-
-def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) -> bytes:
-    """Cut the painting operators inside marked content for which `hidden` is true.
-
-    `hidden` receives the operands of each BDC (for optional content: b"/OC" and the
-    property name or inline dictionary).
-    """
-    out: list[bytes] = []
-    stack: list[bool] = []  # one entry per open BMC/BDC: is this section hidden?
-    cursor = 0  # end of the previous operation
-    for operation in operations(data):
-        op, end = operation.operator, operation.end
-        inside_hidden = any(stack)
-        if op == b"BDC":
-            stack.append(hidden(operation.operands))
-        elif op == b"BMC":
-            stack.append(False)
-        elif op == b"EMC":
-            if stack:
-                stack.pop()
-        if inside_hidden and op in _PATH_PAINT:
-            out.append(b" n")
-        elif inside_hidden and op in (b"'", b'"'):
-            out.append(b" T*")
-        elif inside_hidden and op in _DROP:
-            pass
-        elif any(stack) and op == b"BDC" or inside_hidden and op in (b"BDC", b"BMC", b"EMC"):
-            pass  # hidden sections vanish with their markers
-        else:
-            out.append(data[cursor:end])
-        cursor = end
-    out.append(data[cursor:])
-    return b"".join(out)
+        empty_property_lists(pdf, obj)
+        empty_property_lists(pdf, mupdf.pdf_dict_get(obj, _RESOURCES))
