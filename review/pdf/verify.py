@@ -281,7 +281,8 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
     return failures
 
 
-# The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only.
+# The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only,
+# which name the character collection's registry and ordering ("Adobe", "Identity").
 _CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
 
 
@@ -321,11 +322,8 @@ def _side_channel_hits(
     left = fragments_pattern(fragments)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
-        # A font descriptor's strings name its font ("Times New Roman"), not any text;
-        # a CID font's character collection names its registry and ordering ("Adobe").
-        named_font = out.xref_get_key(xref, "Type")[1] == "/FontDescriptor"
         obj = _CHARACTER_COLLECTION.sub(b"", obj)
-        if not named_font and found_in_any(text_needles, syntax.strings(obj)):
+        if found_in_any(text_needles, syntax.strings(obj)) and not _describes_a_font(out, xref):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
         if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
@@ -361,6 +359,20 @@ def _is_stamp(word: str, stamps: set[str]) -> bool:
         if start in ends:
             ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
     return bool(word) and len(word) in ends
+
+
+def _describes_a_font(doc: pymupdf.Document, xref: int) -> bool:
+    """A font descriptor's strings name its font ("Times New Roman") and list its glyph
+    names (/CharSet: "/period/A/B"), not any text. Early TeX output wrote descriptors
+    without /Type (PDFBox's cweb.pdf): one with a /FontName and /Flags is one too."""
+    kind = doc.xref_get_key(xref, "Type")[1]
+    if kind == "/FontDescriptor":
+        return True
+    return (
+        kind == "null"
+        and doc.xref_get_key(xref, "FontName")[0] == "name"
+        and (doc.xref_get_key(xref, "Flags")[0] == "int")
+    )
 
 
 def _is_colour_profile(doc: pymupdf.Document, xref: int, data: bytes) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pymupdf
+import pytest
 
 from review.pdf.geometry import normalize, page_rect
 from review.pdf.redact import RedactionMark, burn_in
@@ -587,12 +588,19 @@ def _release_and_add(
     return pdf, output, marks, xref
 
 
-def test_a_redacted_word_that_names_a_font_passes() -> None:
-    """A font descriptor's /FontFamily (Times New Roman) names the font, not the text."""
-    pdf, output, marks, descriptor = _release_and_add(
-        "Published by the Roman Times weekly",
-        "Times",
+@pytest.mark.parametrize(
+    "descriptor",
+    [
         "<< /Type /FontDescriptor /FontName /TimesNewRomanPSMT /FontFamily (Times New Roman) >>",
+        # Early TeX output: no /Type, and the glyph names in /CharSet (PDFBox's cweb.pdf).
+        "<< /FontName /QEJSSK+CMTT10 /Flags 4 /CharSet (/T/i/m/e/s/Times/period) >>",
+    ],
+    ids=["family", "untyped glyph names"],
+)
+def test_a_redacted_word_that_names_a_font_passes(descriptor: str) -> None:
+    """A font descriptor's strings name the font and its glyphs, not the text."""
+    pdf, output, marks, descriptor = _release_and_add(
+        "Published by the Roman Times weekly", "Times", descriptor
     )
     font = output[0].get_fonts()[0][0]
     output.xref_set_key(font, "FontDescriptor", f"{descriptor} 0 R")
@@ -623,6 +631,16 @@ def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
     report = verify(pdf, output, marks)
 
     assert report.ok, report.failures
+
+
+def test_a_redacted_word_in_an_untyped_dictionary_without_flags_still_fails() -> None:
+    pdf, output, marks, _ = _release_and_add(
+        "Published by the Roman Times weekly", "Times", "<< /FontName /Notes /Info (Times) >>"
+    )
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert "redacted_string_present" in report.codes()
 
 
 def test_a_redacted_word_in_another_string_of_a_font_still_fails() -> None:
