@@ -6,6 +6,7 @@ pages the paint log could not settle as plain.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -42,9 +43,12 @@ class Painters:
         log = paint.log
         self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
-        # (seqno, reach, colour or None when unknown, opacity, exact): fills that are no
-        # rectangle (`exact` false: the box overstates them) or translucent count too.
-        self._grounds: list[tuple[int, Quad, tuple[float, float, float] | None, float, bool]] = []
+        # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
+        # rectangle (their drawing as `shape`: the box overstates them) or translucent
+        # count too.
+        self._grounds: list[
+            tuple[int, Quad, tuple[float, float, float] | None, float, dict | None]
+        ] = []
         fills = {}
         if any(kind == "fill-path" for kind, _ in log):
             for drawing in page.get_drawings():
@@ -65,11 +69,11 @@ class Painters:
                     continue
                 colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
                 opacity = paint.see_through.get(seqno, 1.0)
-                self._grounds.append((seqno, reach, colour, opacity, exact))
+                self._grounds.append((seqno, reach, colour, opacity, None if exact else drawing))
                 if opacity >= OPAQUE and exact:
                     self.shapes.append((seqno, reach, colour, False))
             elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
-                self._grounds.append((seqno, reach, None, 1.0, True))
+                self._grounds.append((seqno, reach, None, 1.0, None))
                 if not translucent:
                     self.shapes.append((seqno, reach, None, kind == "fill-image"))
         crop = page.cropbox
@@ -147,15 +151,21 @@ class Painters:
         white for the bare page, the last opaque rectangle's colour, a translucent fill
         blended over what lies under it, and both where a fill that is no rectangle may
         or may not reach `rect` (a rounded box under white text, pdf.js's
-        issue15372.pdf); None when an image or a shading lies behind it (unknown)."""
+        issue15372.pdf); None when an image or a shading lies behind it (unknown). A
+        fill of straight sides is asked whether it holds the glyph's centre: a frame's
+        box holds the white inside it (PDFBox's rendering_survey.pdf)."""
         point = centre(rect)
         possible: list[tuple[float, float, float]] | None = [WHITE]
         for index in self._grounds_near.near((*point, *point)):
-            earlier, reach, colour, opacity, exact = self._grounds[index]
+            earlier, reach, colour, opacity, shape = self._grounds[index]
             if earlier >= seqno:
                 break
             if not contains_point(reach, point):
                 continue
+            holds = _holds(shape, point) if shape is not None else True
+            if holds is False:
+                continue
+            exact = holds is True
             if colour is None:
                 possible = None
             elif opacity >= OPAQUE and exact:
@@ -200,6 +210,47 @@ def _uses_blend_modes(doc: pymupdf.Document) -> bool:
 
 
 _BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
+
+
+# Within this many points of a fill's edge, whether the fill reaches a point is left open.
+EDGE_PT = 0.5
+
+
+def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
+    """Whether a fill of straight lines covers `point`, each subpath closed, by the
+    fill's own rule (even-odd or nonzero winding); None for a fill with curves, or a
+    point on an edge."""
+    edges: list[tuple[pymupdf.Point, pymupdf.Point]] = []
+    start = end = None
+    for item in drawing["items"]:
+        if item[0] != "l":
+            return None
+        if end is None or abs(item[1] - end) > 1e-6:  # a new subpath
+            if start is not None:
+                edges.append((end, start))
+            start = item[1]
+        edges.append((item[1], item[2]))
+        end = item[2]
+    if start is not None:
+        edges.append((end, start))
+    x, y = point
+    crossings = winding = 0
+    for a, b in edges:
+        if _distance(point, a, b) < EDGE_PT:
+            return None
+        if (a.y <= y) != (b.y <= y) and a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y) > x:
+            crossings += 1
+            winding += 1 if b.y > a.y else -1
+    return crossings % 2 == 1 if drawing.get("even_odd") else winding != 0
+
+
+def _distance(point: tuple[float, float], a: pymupdf.Point, b: pymupdf.Point) -> float:
+    """From `point` to the segment from `a` to `b`."""
+    dx, dy = b.x - a.x, b.y - a.y
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else ((point[0] - a.x) * dx + (point[1] - a.y) * dy) / length
+    t = min(1.0, max(0.0, t))
+    return math.hypot(point[0] - a.x - t * dx, point[1] - a.y - t * dy)
 
 
 def _is_rectangle(drawing: dict) -> bool:
