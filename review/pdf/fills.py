@@ -15,13 +15,14 @@ A path of several rectangles that do not overlap (a table's shaded rows) is spli
 same way, and so is a filled shape of lines and curves (a banner, a box with round
 corners, a frame filled as a circle or a ring): into the shape clipped to each piece
 (`shape_pieces.py`, its curves cut where a piece's edge crosses them), in rows around
-the boxes, or in columns where a row's piece would reach a box. Likewise a path that is only stroked (a paragraph's border,
-with round corners or not, a table's grid drawn as one path, a signature rule, a
-callout) becomes its sides, each a path of its own, what a box covers of them cut away
-(`stroke_pieces.py`): MuPDF takes a whole path when a box comes near any of it, and now
-takes only what lay under the box. Inside a form XObject the same is done in a copy of
-the form for the place that draws it (`form_fills.py`). Anything else a box touches goes
-whole with the redaction (a clip, a path the transformation turns)."""
+the boxes, or in columns where a row's piece would reach a box. Likewise a path that is
+only stroked (a paragraph's border, with round corners or not, a table's grid drawn as
+one path, a signature rule, a callout) becomes its sides, each a path of its own, what
+a box covers of them cut away (`stroke_pieces.py`): MuPDF takes a whole path when a box
+comes near any of it, and now takes only what lay under the box. Inside a form XObject
+the same is done in a copy of the form for the place that draws it (`form_fills.py`).
+Anything else a box touches goes whole with the redaction (a clip, a path the
+transformation skews or turns other than by quarter turns: `user_space.boxes_in`)."""
 
 from __future__ import annotations
 
@@ -209,8 +210,8 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
 def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect] | None:
     """The pieces of the rectangles `rects` around `boxes`, in their own space, clear of
     each box by the gap; None when they stay as they are (no box touches them, one
-    holds them all, the transformation turns or skews them, or two overlap: painted one
-    by one they would not paint what the path did under the even-odd rule, nor a
+    holds them all, the transformation skews them (`boxes_in`), or two overlap: painted
+    one by one they would not paint what the path did under the even-odd rule, nor a
     translucent colour)."""
     grown = boxes_in(boxes, ctm, 0.0)
     if not grown or inside_any(bounds_of(rects), grown) or not meets_any(bounds_of(rects), grown):
@@ -233,8 +234,8 @@ def _shape_pieces(
     rectangle around them (`shape_pieces.py`), every outline (a ring's two) clipped
     alike, so a point in the rectangle is filled as before under either fill rule; None
     when it stays as it is (no box touches it, one holds it all, the transformation
-    turns or skews it, or a piece's curve has a control point at a box: MuPDF bounds a
-    path by its points). Filling closes each outline."""
+    skews it (`boxes_in`), or a piece's curve has a control point at a box: MuPDF
+    bounds a path by its points). Filling closes each outline."""
     outlines = [[*sides, (sides[-1][-1], sides[0][0])] for sides in subpaths]
     grown = boxes_in(boxes, ctm, 0.0)
     whole = bounds_of([(x, y, x, y) for sides in outlines for side in sides for x, y in side])

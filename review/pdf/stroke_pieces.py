@@ -59,7 +59,7 @@ def stroke_sides(
     them cut away, when a box comes within `redaction_reach` of the path's box (the
     redaction would take the path) but holds none of its ink whole (a side whose ink
     stays clear of every box is drawn whole); None when it stays as it is (or the
-    transformation turns or skews it). Redaction then takes only what lies under a box,
+    transformation skews it: `boxes_in`). Redaction then takes only what lies under a box,
     where it took the whole path: a border around a redacted phone number (pdfplumber's
     cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's pr12564.pdf), a grid as
     one path, a callout pointing at an address. The sides come in two lists: the sides

@@ -19,14 +19,25 @@ GAP = 0.05
 
 def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
     """`boxes` (default user space) in the space `ctm` draws from, grown by the gap and
-    `reach` (in that space); none when the transformation turns or skews it."""
+    `reach` (in that space); none when the transformation skews it or turns it other
+    than by quarter turns (a landscape page drawn through "0 -1 1 0 0 612 cm", qpdf's
+    annotations-rotated-90.pdf, whose border went whole under marks inside it)."""
     a, b, c, d, e, f = ctm
-    if b or c or not a or not d:
+    if b == c == 0 and a and d:
+        scale_x, scale_y = abs(a), abs(d)
+    elif a == d == 0 and b and c:  # user x runs along the page's y, and y along x
+        scale_x, scale_y = abs(b), abs(c)
+    else:
         return []
-    gap_x, gap_y = GAP / abs(a) + reach, GAP / abs(d) + reach
+    det = a * d - b * c
+    gap_x, gap_y = GAP / scale_x + reach, GAP / scale_y + reach
     grown = []
     for bx0, by0, bx1, by1 in boxes:
-        x0, y0, x1, y1 = ordered(((bx0 - e) / a, (by0 - f) / d, (bx1 - e) / a, (by1 - f) / d))
+        corners = [
+            ((d * (x - e) - c * (y - f)) / det, (a * (y - f) - b * (x - e)) / det)
+            for x, y in ((bx0, by0), (bx1, by1))
+        ]
+        x0, y0, x1, y1 = ordered((*corners[0], *corners[1]))
         grown.append((x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y))
     return grown
 

@@ -121,6 +121,42 @@ def test_a_band_whose_path_ends_with_a_pen_move_stays_around_the_box() -> None:
     assert verify(pdf, output, [mark]).ok
 
 
+@pytest.mark.parametrize(
+    "turn", [b"0 -1 1 0 0 842", b"0 1 -1 0 595 0"], ids=["quarter", "three quarters"]
+)
+def test_a_border_and_band_drawn_through_a_quarter_turn_stay_around_a_mark(turn: bytes) -> None:
+    """qpdf's annotations-rotated-90.pdf draws its landscape page through
+    "0 -1 1 0 0 612 cm": the thick border around the page went whole under marks well
+    inside it, as any path drawn through a turn did."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    drawn = doc.get_new_xref()
+    doc.update_object(drawn, "<<>>")
+    doc.update_stream(
+        drawn,
+        b"q " + turn + b" cm 10 w 0.14 0.33 0.18 RG 5 5 832 585 re S"
+        b" 0 0.135 0.295 rg 100 50 600 500 re f Q",
+    )
+    page.set_contents(drawn)
+    page.insert_text((72, 420), "Contact Jane Roberts today", fontsize=11)
+    pdf = doc.tobytes()
+    box = _box_of(pdf, "Roberts")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    original = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    before, after = (
+        p.get_pixmap(dpi=72, colorspace=pymupdf.csGRAY).samples for p in (original, released)
+    )
+    changed = [
+        (i % 595, i // 595)
+        for i, (a, b) in enumerate(zip(before, after, strict=True))
+        if abs(a - b) > 64  # not a seam where two pieces meet
+    ]
+    assert changed and all(pymupdf.Point(p) in box + (-3, -3, 3, 3) for p in changed)
+
+
 def test_a_band_split_on_one_page_stays_whole_on_a_page_sharing_its_content() -> None:
     """Producers share one content stream between identical pages: the split is the
     marked page's own."""
