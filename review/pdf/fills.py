@@ -149,10 +149,17 @@ def split_rectangle_fills(
             # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing
             # side; filling closes every outline).
             edges = stroke_sides(shape, state, boxes)
-            shapes = _shape_pieces(shape, state.ctm, boxes)
-            if edges is not None and shapes is not None:
+            if edges is not None:
                 paint = data[path[-1].end : op.start]
-                filled = b" ".join(_path(piece) + paint + FILL_OF[name] for piece in shapes)
+                fill = paint + FILL_OF[name]
+                shapes = _shape_pieces(shape, state.ctm, boxes)
+                filled = (
+                    b" ".join(_path(piece) + fill for piece in shapes)
+                    if shapes is not None
+                    # As it was, for the redaction: an outline's ink may reach a box its
+                    # fill stays clear of (a clock face above a redacted caption).
+                    else data[path[0].start : path[-1].end] + fill
+                )
                 out += [
                     data[cursor : path[0].start],
                     filled,

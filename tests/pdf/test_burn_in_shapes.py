@@ -196,6 +196,34 @@ def test_a_circle_with_a_mark_inside_keeps_its_fill_around_the_box() -> None:
     assert verify(pdf, output, [mark]).ok
 
 
+def test_a_clock_face_whose_outline_comes_near_a_mark_keeps_its_fill() -> None:
+    """A face filled and outlined 5 pt wide ("B"), its caption redacted just below it
+    (PDFBox's data-000001.pdf): the outline's ink comes near the box, the fill does not.
+    The outline went to its sides and the fill, drawn with it, went whole."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    face = (
+        b"5 w 0 G 0.85 0.93 0.7 rg 350 400 m 350 427.6 327.6 450 300 450 c"
+        b" 272.4 450 250 427.6 250 400 c 250 372.4 272.4 350 300 350 c"
+        b" 327.6 350 350 372.4 350 400 c h B"
+    )
+    page.insert_text((72, 100), "Dynamic clock", fontsize=11)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + face + b" Q\n")
+    page.insert_text((262, 455), "California Time", fontsize=11)
+    pdf = doc.tobytes()
+    box = word_box(pdf, "California") | word_box(pdf, "Time")
+    assert box.y0 < 442 + 2.5 + 4  # within a few points of the outline's ink
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    for x, y in ((300, 392), (300, 350), (270, 420)):
+        assert colour_at(output, x, y) == (216, 237, 178)  # the face
+    assert colour_at(output, 250, 392) == (0, 0, 0)  # its outline, away from the box
+    assert verify(pdf, output, [mark]).ok
+
+
 def test_a_rectangle_beside_the_shape_gives_an_empty_piece() -> None:
     assert clipped(ROUND_CORNERS, (0, 0, 50, 50)) == []
 
