@@ -69,12 +69,16 @@ def kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
     bug900822.pdf) is traced each time and extracted once. A glyph that extraction
     could not map (U+FFFD) at the glyph's origin is the glyph too: the trace may name
     the character the font draws where extraction finds no Unicode for it (the dot
-    leaders of a rotated table in tabula's and camelot's rotated_page.pdf)."""
+    leaders of a rotated table in tabula's and camelot's rotated_page.pdf). So is the
+    first letter of a presentation form that extraction writes decomposed (Hebrew
+    alef with dagesh, U+FB30, as alef and then the dagesh: PDFBox's
+    PDFBOX-4531-bidi-ligature-1.pdf, where sanitize cut it as clipped)."""
     c, x, y = char_key(char)
-    if (c, x, y) in kept or (UNMAPPED, x, y) in kept:
+    forms = {c, unicodedata.normalize("NFKD", c)[:1] or c}
+    if any((form, x, y) in kept for form in forms) or (UNMAPPED, x, y) in kept:
         return True
     reach = range(-_FAKE_BOLD_REACH, _FAKE_BOLD_REACH + 1)
-    return any((c, x + dx, y + dy) in kept for dx in reach for dy in reach)
+    return any((form, x + dx, y + dy) in kept for form in forms for dx in reach for dy in reach)
 
 
 def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
