@@ -96,6 +96,13 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
         else:
             doc = pymupdf.open(str(source), filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for unreadable input
+        handler = _unknown_security_handler(exc)
+        if handler is not None:
+            raise PdfRejected(
+                "encrypted",
+                f"the PDF is encrypted with the {handler} security handler (for its"
+                " recipients' certificates, not a password) and cannot be opened",
+            ) from exc
         raise PdfRejected("malformed", "the file could not be opened as a PDF") from exc
     with doc:
         if doc.needs_pass:
@@ -132,6 +139,19 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
         return OpenCheck(
             page_count=page_count, repaired=repaired, permission_flags=permission_flags
         )
+
+
+# MuPDF opens the standard security handler (passwords) only: one encrypted for
+# certificates (Adobe.PubSec, PDFBox's AESkeylength256.pdf) fails to open with this.
+_UNKNOWN_HANDLER = re.compile(r"unknown encryption handler: '([^']*)'")
+
+
+def _unknown_security_handler(exc: BaseException) -> str | None:
+    for error in (exc, exc.__cause__):
+        found = _UNKNOWN_HANDLER.search(str(error)) if error is not None else None
+        if found:
+            return found.group(1)
+    return None
 
 
 def _user_unit(doc: pymupdf.Document) -> tuple[int, float] | None:

@@ -28,6 +28,17 @@ def encrypted_pdf_bytes() -> bytes:
     return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
 
 
+def certificate_encrypted_pdf_bytes() -> bytes:
+    """A PDF whose /Encrypt names the public-key handler (Adobe.PubSec): encrypted for
+    its recipients' certificates, which no password opens."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "for the recipients only")
+    data = doc.tobytes()
+    trailer = data.rindex(b"trailer")
+    handler = b"<</Encrypt <</Filter /Adobe.PubSec /SubFilter /adbe.pkcs7.s5 /V 4 /R 4>>"
+    return data[:trailer] + data[trailer:].replace(b"<<", handler, 1)
+
+
 def upload(name: str, data: bytes) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, data, content_type="application/pdf")
 

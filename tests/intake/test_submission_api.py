@@ -14,6 +14,7 @@ from intake.models import Document, RejectedSubmission, Submission, ThrottleWind
 from intake.services.throttle import throttle_hit
 from review.models import ItemState, Outbox, ReviewItem
 from tests.intake.conftest import (
+    certificate_encrypted_pdf_bytes,
     encrypted_pdf_bytes,
     make_api_client,
     owner_password_pdf_bytes,
@@ -175,6 +176,17 @@ def test_pdf_that_needs_a_password_to_open_is_still_refused_as_encrypted(api):
 
     assert response.status_code == 400
     assert _error_codes(response) == {"encrypted"}
+
+
+@pytest.mark.django_db
+def test_pdf_encrypted_for_certificates_is_refused_as_encrypted_and_says_so(api):
+    response = submit(api, files=[upload("pubsec.pdf", certificate_encrypted_pdf_bytes())])
+
+    assert response.status_code == 400
+    assert _error_codes(response) == {"encrypted"}
+    assert "Adobe.PubSec security handler" in response.content.decode()
+    rejected = RejectedSubmission.objects.get()
+    assert rejected.reason_codes == ["encrypted"]
 
 
 @pytest.mark.django_db
