@@ -144,7 +144,7 @@ def _check(
     for page_no, before in enumerate(original_pages):
         page_boxes = boxes.get(page_no, no_boxes)
         for rect, text in before.words:
-            if not page_boxes.covers(rect, before.vertical):
+            if not page_boxes.covers(rect, before.runs_down(rect)):
                 outside.append(text)
             elif token := _token(text):
                 redacted.add(fold(token))
@@ -173,11 +173,11 @@ def _check(
         covered = [
             rect
             for rect, text in after.words
-            if page_boxes.covers(rect, after.vertical) and not _is_stamp(text, stamps)
+            if page_boxes.covers(rect, after.runs_down(rect)) and not _is_stamp(text, stamps)
         ]
         # Slanted glyphs are read only for a page where some word's box is under a box.
         slanted = slanted_glyphs(textpage) if covered else []
-        under = sum(1 for rect in covered if page_boxes.under(rect, after.vertical, slanted))
+        under = sum(1 for rect in covered if page_boxes.under(rect, after.runs_down(rect), slanted))
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
         unseen = analyse_page(

@@ -34,6 +34,13 @@ class PageWords:
     # "along the line" is then y.
     vertical: bool = False
     hidden: list[Quad] = field(default_factory=list)  # boxes of hidden glyphs, when known
+    # Boxes of the words whose own line runs the other way: a map's title set up its
+    # side (pdfminer's issue-1008 sample), a table's turned column heads.
+    crosswise: set[Quad] = field(default_factory=set)
+
+    def runs_down(self, rect: Quad) -> bool:
+        """Whether the line of the word boxed `rect` runs down the unrotated page."""
+        return self.vertical != (rect in self.crosswise)
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         if not self.hidden:
@@ -47,7 +54,7 @@ class PageWords:
         grid = BoxGrid.over(self.hidden)
         for rect, text in self.words:
             near = [self.hidden[i] for i in grid.near(rect)]
-            if not _partly_hidden(rect, near, self.vertical):
+            if not _partly_hidden(rect, near, self.runs_down(rect)):
                 yield rect, text
 
 
@@ -55,7 +62,12 @@ def page_words(textpage: pymupdf.TextPage) -> PageWords:
     """The words a reader sees, wherever they lie (outside the crop box too): what a
     clipping path cut away is `unseen_content`'s business."""
     found = textpage.extractWORDS()
-    return PageWords(words=[(w[:4], w[4]) for w in found], vertical=_runs_down(found))
+    vertical = _runs_down(found)
+    return PageWords(
+        words=[(w[:4], w[4]) for w in found],
+        vertical=vertical,
+        crosswise=_crosswise(found, vertical),
+    )
 
 
 # One word of `TextPage.extractWORDS`: its box, text, and block, line and word numbers.
@@ -81,6 +93,30 @@ def _runs_down(words: Sequence[_RawWord]) -> bool:
             if across >= half:
                 return False
     return down > across
+
+
+def _crosswise(words: Sequence[_RawWord], vertical: bool) -> set[Quad]:
+    """The boxes of words on lines that run across the page's own way: a line of several
+    words by where its last word lies from its first, a word alone by its shape (a
+    word of a few letters set down the page is taller than it is wide)."""
+    lines: dict[tuple[int, int], list[_RawWord]] = {}
+    for word in words:
+        lines.setdefault((word[5], word[6]), []).append(word)
+    crosswise: set[Quad] = set()
+    for line in lines.values():
+        x0, y0, x1, y1, text = line[0][:5]
+        if len(line) > 1:
+            last = line[-1]
+            down = abs(last[1] + last[3] - y0 - y1) > abs(last[0] + last[2] - x0 - x1)
+        elif len(text) >= 3 and y1 - y0 > 1.5 * (x1 - x0):
+            down = True
+        elif len(text) >= 3 and x1 - x0 > 1.5 * (y1 - y0):
+            down = False
+        else:
+            continue  # a word too short to tell: the page's way
+        if down != vertical:
+            crosswise.update(word[:4] for word in line)
+    return crosswise
 
 
 def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:

@@ -900,3 +900,34 @@ def test_a_layer_named_after_a_redacted_person_is_renamed_by_sanitize() -> None:
     output.xref_set_key(layers[0], "Name", "(Notes by Harriet Quimby)")
     report = verify(pdf, output.tobytes(garbage=4), marks)
     assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
+
+
+def test_a_line_up_the_side_of_a_page_of_lines_across_is_judged_along_itself() -> None:
+    """A map's title set up its right edge, a place name close beside it (pdfminer's
+    issue-1008 sample): the two lines' boxes overlap, as tight lines' do. Judged as the
+    page's lines run, across, the title's "25b" lay under the place name's box."""
+    doc = _lines(["Flood zones of the district", "Prepared by the planning office"])
+    page = doc[0]
+    page.insert_text((560, 420), "Map 25b - Flood zones", fontsize=20, rotate=90)
+    page.insert_text((574, 420), "Saint-Sauveur", fontsize=14, rotate=90)
+    title = _word_box(page, "25b")
+    place = _word_box(page, "Saint-Sauveur")
+    assert title.intersects(place)  # the lines' boxes overlap
+    marks = [_mark(page, place)]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, _release(pdf, marks), marks)
+
+    assert report.ok, report.failures
+
+
+def test_a_word_left_up_the_side_under_a_box_still_fails() -> None:
+    doc = _lines(["Flood zones of the district", "Prepared by the planning office"])
+    page = doc[0]
+    page.insert_text((574, 420), "Saint-Sauveur", fontsize=14, rotate=90)
+    marks = [_mark(page, _word_box(page, "Saint-Sauveur"))]
+    pdf = doc.tobytes()
+
+    report = verify(pdf, pdf, marks)  # nothing burned in
+
+    assert "text_under_box" in report.codes()
