@@ -57,12 +57,14 @@ PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
 # Points two rectangles of one path may overlap by and still be taken as side by side.
 ROUNDING = 1e-6
+_RESOURCES = pymupdf.mupdf.PdfObj(pymupdf.mupdf.PDF_ENUM_NAME_Resources)
+_PATTERN = pymupdf.mupdf.PdfObj(pymupdf.mupdf.PDF_ENUM_NAME_Pattern)
 
 
 def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
     not contain as their pieces around the boxes (see the module's docstring)."""
-    if not any(
+    if not _paints_with_patterns(page) and not any(
         _split_wanted(bbox, boxes)
         for kind, bbox in page.get_bboxlog()
         if kind in ("fill-path", "stroke-path")
@@ -83,6 +85,15 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     doc.update_object(xref, "<<>>")
     doc.update_stream(xref, split)
     doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
+
+
+def _paints_with_patterns(page: pymupdf.Page) -> bool:
+    """The page's resources hold patterns. The bbox log has a pattern's cells, drawn
+    once, not the shape it fills: a page filled with a tiling pattern went whole under
+    a mark (veraPDF's 6-2-4-3 colour space tests)."""
+    page_obj = pymupdf.mupdf.pdf_page_from_fz_page(page.this).obj()
+    resources = pymupdf.mupdf.pdf_dict_get_inheritable(page_obj, _RESOURCES)
+    return pymupdf.mupdf.pdf_dict_len(pymupdf.mupdf.pdf_dict_get(resources, _PATTERN)) > 0
 
 
 def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:

@@ -18,6 +18,7 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import set_resource
 
 NAVY = (0.0, 0.135, 0.295)
 
@@ -557,3 +558,39 @@ def test_a_colour_set_between_a_split_outline_and_its_painting_stays_set() -> No
     pdf = _with_content(page, split)
     drawn = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72)
     assert drawn.pixel(250, 100) == (255, 0, 0)  # the line at y 200, seen from the top
+
+
+def test_a_page_filled_with_a_tiling_pattern_keeps_it_around_a_mark() -> None:
+    """The bbox log lists a pattern's cell, drawn once, not the rectangle it fills, so
+    the page's pattern fill was never split and went whole under any mark (veraPDF's
+    6-2-4-3 colour space tests)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    tile = doc.get_new_xref()
+    doc.update_object(
+        tile,
+        "<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 100 100]"
+        " /XStep 100 /YStep 100 /Resources << >> >>",
+    )
+    doc.update_stream(tile, b"0.8 0.1 0.2 rg 10 10 20 20 re f")
+    drawn = doc.get_new_xref()
+    doc.update_object(drawn, "<<>>")
+    doc.update_stream(drawn, b"q /Pattern cs /P0 scn 0 0 612 792 re f Q")
+    page.set_contents(drawn)
+    set_resource(page, "Pattern/P0", f"{tile} 0 R")
+    page.insert_text((72, 100), "Contact Jane Roberts today", fontsize=11)
+    pdf = doc.tobytes()
+    box = _box_of(pdf, "Roberts")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    def red_pixels(page: pymupdf.Page) -> int:
+        pixmap = page.get_pixmap(dpi=72, clip=pymupdf.Rect(0, 200, 612, 792))  # below the box
+        samples = pixmap.samples
+        return sum(
+            1 for i in range(0, len(samples), 3) if samples[i] > 150 and samples[i + 1] < 100
+        )
+
+    original = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    assert red_pixels(released) == red_pixels(original) > 5_000
