@@ -902,14 +902,22 @@ def test_a_layer_named_after_a_redacted_person_is_renamed_by_sanitize() -> None:
     assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
 
 
+def _map_page(*, titled: bool) -> pymupdf.Document:
+    """Two lines across the page, and a place name set up its right edge; `titled`:
+    the map's title up the edge just left of it."""
+    doc = _lines(["Flood zones of the district", "Prepared by the planning office"])
+    if titled:
+        doc[0].insert_text((560, 420), "Map 25b - Flood zones", fontsize=20, rotate=90)
+    doc[0].insert_text((574, 420), "Saint-Sauveur", fontsize=14, rotate=90)
+    return doc
+
+
 def test_a_line_up_the_side_of_a_page_of_lines_across_is_judged_along_itself() -> None:
     """A map's title set up its right edge, a place name close beside it (pdfminer's
     issue-1008 sample): the two lines' boxes overlap, as tight lines' do. Judged as the
     page's lines run, across, the title's "25b" lay under the place name's box."""
-    doc = _lines(["Flood zones of the district", "Prepared by the planning office"])
+    doc = _map_page(titled=True)
     page = doc[0]
-    page.insert_text((560, 420), "Map 25b - Flood zones", fontsize=20, rotate=90)
-    page.insert_text((574, 420), "Saint-Sauveur", fontsize=14, rotate=90)
     title = _word_box(page, "25b")
     place = _word_box(page, "Saint-Sauveur")
     assert title.intersects(place)  # the lines' boxes overlap
@@ -922,9 +930,8 @@ def test_a_line_up_the_side_of_a_page_of_lines_across_is_judged_along_itself() -
 
 
 def test_a_word_left_up_the_side_under_a_box_still_fails() -> None:
-    doc = _lines(["Flood zones of the district", "Prepared by the planning office"])
+    doc = _map_page(titled=False)
     page = doc[0]
-    page.insert_text((574, 420), "Saint-Sauveur", fontsize=14, rotate=90)
     marks = [_mark(page, _word_box(page, "Saint-Sauveur"))]
     pdf = doc.tobytes()
 
