@@ -6,13 +6,13 @@ pages the paint log could not settle as plain.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.clip_shapes import Edge, holds
 from review.pdf.geometry import (
     BoxGrid,
     Quad,
@@ -41,6 +41,7 @@ class Painters:
     def __init__(self, page: pymupdf.Page, paint: PaintLog) -> None:
         self.page = page
         log = paint.log
+        self._clip_shapes = paint.clip_shapes
         self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
@@ -94,6 +95,7 @@ class Painters:
         return any(
             later > seqno
             and overlap(rect, shape) >= share * area
+            and all(clip.lets_through(rect) for clip in self._clip_shapes.get(later, ()))
             and not (colour is not None and self._shows_through(rect, shape, colour))
             for later, shape, colour, _ in shapes
         )
@@ -212,45 +214,23 @@ def _uses_blend_modes(doc: pymupdf.Document) -> bool:
 _BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 
 
-# Within this many points of a fill's edge, whether the fill reaches a point is left open.
-EDGE_PT = 0.5
-
-
 def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
     """Whether a fill of straight lines covers `point`, each subpath closed, by the
-    fill's own rule (even-odd or nonzero winding); None for a fill with curves, or a
-    point on an edge."""
-    edges: list[tuple[pymupdf.Point, pymupdf.Point]] = []
+    fill's own rule; None for a fill with curves, or a point on an edge."""
+    edges: list[Edge] = []
     start = end = None
     for item in drawing["items"]:
         if item[0] != "l":
             return None
         if end is None or abs(item[1] - end) > 1e-6:  # a new subpath
             if start is not None:
-                edges.append((end, start))
+                edges.append((tuple(end), tuple(start)))
             start = item[1]
-        edges.append((item[1], item[2]))
+        edges.append((tuple(item[1]), tuple(item[2])))
         end = item[2]
     if start is not None:
-        edges.append((end, start))
-    x, y = point
-    crossings = winding = 0
-    for a, b in edges:
-        if _distance(point, a, b) < EDGE_PT:
-            return None
-        if (a.y <= y) != (b.y <= y) and a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y) > x:
-            crossings += 1
-            winding += 1 if b.y > a.y else -1
-    return crossings % 2 == 1 if drawing.get("even_odd") else winding != 0
-
-
-def _distance(point: tuple[float, float], a: pymupdf.Point, b: pymupdf.Point) -> float:
-    """From `point` to the segment from `a` to `b`."""
-    dx, dy = b.x - a.x, b.y - a.y
-    length = dx * dx + dy * dy
-    t = 0.0 if length == 0 else ((point[0] - a.x) * dx + (point[1] - a.y) * dy) / length
-    t = min(1.0, max(0.0, t))
-    return math.hypot(point[0] - a.x - t * dx, point[1] - a.y - t * dy)
+        edges.append((tuple(end), tuple(start)))
+    return holds(edges, bool(drawing.get("even_odd")), point)
 
 
 def _is_rectangle(drawing: dict) -> bool:

@@ -15,6 +15,7 @@ import math
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.clip_shapes import ClipShape
 from review.pdf.geometry import (
     UNBOUNDED,
     Quad,
@@ -77,6 +78,11 @@ class PaintLog(mupdf.FzDevice2):
         # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
         self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
         self._clips: list[Quad | None] = []  # None: not a rectangle
+        # By depth as `_clips`, the outline of a clipping path that is no rectangle;
+        # None for a rectangle, or a clip of text, strokes or a mask (its box bounds it).
+        self._clip_shapes: list[ClipShape | None] = []
+        # By seqno, the outlines of such clips an operation was painted through.
+        self.clip_shapes: dict[int, tuple[ClipShape, ...]] = {}
         self._defining_masks = 0  # depth of soft masks whose content is being drawn
         # Seqnos of fills, images and shadings that hide nothing under them: painted
         # translucent (`see_through`, with their opacity), or drawing a soft mask's
@@ -168,6 +174,9 @@ class PaintLog(mupdf.FzDevice2):
         elif alpha < OPAQUE:
             self.see_through[len(self.log)] = alpha
         reach = clamp_to(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
+        shaped = tuple(shape for shape in self._clip_shapes if shape is not None)
+        if shaped:
+            self.clip_shapes[len(self.log)] = shaped
         if self._tiles:
             cell, fill = self._tiles[0]
             self.tiled[len(self.log)] = fill
@@ -179,8 +188,9 @@ class PaintLog(mupdf.FzDevice2):
         self.reach.append(reach)
         return reach
 
-    def _push_clip(self, box: Quad, rectangle: bool) -> None:
+    def _push_clip(self, box: Quad, rectangle: bool, shape: ClipShape | None = None) -> None:
         self._clips.append(box if rectangle else None)
+        self._clip_shapes.append(shape)
         outer = self._bounds_of_clips[-1] if self._bounds_of_clips else UNBOUNDED
         self._bounds_of_clips.append(clamp_to(box, outer))
 
@@ -290,7 +300,8 @@ class PaintLog(mupdf.FzDevice2):
 
     def clip_path(self, ctx, path, even_odd, ctm, scissor) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
-        self._push_clip(box, bool(mupdf.ll_fz_path_is_rect(path, ctm)))
+        rectangle = bool(mupdf.ll_fz_path_is_rect(path, ctm))
+        self._push_clip(box, rectangle, None if rectangle else ClipShape(path, ctm, even_odd))
 
     def clip_stroke_path(self, ctx, path, stroke, ctm, scissor) -> None:  # noqa: ANN001
         self._push_clip(_quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)), False)
@@ -309,6 +320,7 @@ class PaintLog(mupdf.FzDevice2):
     def pop_clip(self, ctx) -> None:  # noqa: ANN001
         if self._clips:
             self._clips.pop()
+            self._clip_shapes.pop()
             self._bounds_of_clips.pop()
 
     def begin_mask(self, ctx, area, luminosity, colorspace, colour, params) -> None:  # noqa: ANN001

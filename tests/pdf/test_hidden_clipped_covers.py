@@ -1,0 +1,62 @@
+"""An image painted through a clip that is no rectangle covers only what the clip lets
+through (`clip_shapes.py`).
+
+An Office chart draws each bar's picture through the bar's outline, then a picture of
+the bar's border through a thin frame; the frame's box is the whole bar. Taken as
+covering the bar, the bar's picture was cut as hidden, and the release of PyMuPDF's
+chelsea_pdta.pdf lost its chart's bars on a page that had no mark at all."""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+import pytest
+
+from review.pdf.hidden import COVERED, find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+
+BAR = pymupdf.Rect(100, 100, 200, 200)  # 592 to 692 up the page in PDF space
+# A frame 4 points wide round the bar (even-odd), and a diamond round all of it.
+FRAME = b"100 592 100 100 re 104 596 92 92 re W* n"
+DIAMOND = b"150 522 m 270 642 l 150 762 l 30 642 l h W n"
+
+
+def bar_with_a_picture_over_it(clip: bytes) -> bytes:
+    """A red picture of the bar, then a blue one over the same box through `clip`."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for colour in ((255, 0, 0), (0, 0, 255)):
+        picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 20, 20), False)
+        picture.set_rect(picture.irect, colour)
+        page.insert_image(BAR, pixmap=picture)
+    xref = page.get_contents()[-1]
+    content = doc.xref_stream(xref)
+    last = list(re.finditer(rb"q\s", content))[-1]
+    doc.update_stream(xref, content[: last.end()] + clip + b" " + content[last.end() :])
+    return doc.tobytes()
+
+
+def _red_share(pdf: bytes) -> float:
+    pixmap = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72, clip=BAR)
+    samples = pixmap.samples
+    pixels = range(0, len(samples), pixmap.n)
+    return sum(1 for i in pixels if samples[i] > 200 and samples[i + 2] < 50) / len(pixels)
+
+
+def test_a_picture_over_a_bar_through_a_thin_frame_hides_nothing() -> None:
+    pdf = bar_with_a_picture_over_it(FRAME)
+    assert _red_share(pdf) > 0.8  # the red bar shows inside the blue frame
+
+    assert find_hidden(pdf) == []
+    released = sanitize(burn_in(pdf, []))
+    assert _red_share(released) > 0.8
+
+
+@pytest.mark.parametrize("clip", [DIAMOND, b""], ids=["diamond round it", "no clip"])
+def test_a_picture_over_a_bar_through_a_clip_round_all_of_it_covers_it(clip: bytes) -> None:
+    pdf = bar_with_a_picture_over_it(clip)
+    assert _red_share(pdf) == 0
+
+    assert [h.kind for h in find_hidden(pdf)] == [COVERED]
