@@ -56,7 +56,11 @@ class Painters:
                 if drawing.get("fill") is not None:
                     fills[drawing["seqno"]] = drawing
         masked = (
-            {rounded(quad(i["bbox"])) for i in page.get_image_info() if i.get("has-mask")}
+            {
+                rounded(quad(i["bbox"]))
+                for i in page.get_image_info(xrefs=True)
+                if i.get("has-mask") or _keyed(page.parent, i.get("xref", 0))
+            }
             if any(kind == "fill-image" for kind, _ in log)
             else set()
         )
@@ -193,6 +197,13 @@ def _blended(
         round(opacity * colour[1] + (1 - opacity) * under[1], 3),
         round(opacity * colour[2] + (1 - opacity) * under[2], 3),
     )
+
+
+def _keyed(doc: pymupdf.Document, xref: int) -> bool:
+    """An image whose colour-key mask (/Mask as an array of colour ranges) leaves the
+    pixels of those colours unpainted: the text round a picture cut out that way shows
+    through its box (iText's imageColorKeyMaskArray.pdf lost it to sanitize)."""
+    return xref > 0 and doc.xref_get_key(xref, "Mask")[0] == "array"
 
 
 def _uses_blend_modes(doc: pymupdf.Document) -> bool:

@@ -1,5 +1,6 @@
-"""An image painted through a clip that is no rectangle covers only what the clip lets
-through (`clip_shapes.py`).
+"""What a picture painted over earlier content covers: only what a clip that is no
+rectangle lets through (`clip_shapes.py`), and nothing where a colour key leaves its
+pixels unpainted.
 
 An Office chart draws each bar's picture through the bar's outline, then a picture of
 the bar's border through a thin frame; the frame's box is the whole bar. Taken as
@@ -60,3 +61,24 @@ def test_a_picture_over_a_bar_through_a_clip_round_all_of_it_covers_it(clip: byt
     assert _red_share(pdf) == 0
 
     assert [h.kind for h in find_hidden(pdf)] == [COVERED]
+
+
+def test_text_round_a_picture_cut_out_by_a_colour_key_is_not_covered() -> None:
+    """A picture whose white pixels a colour-key mask (/Mask [250 255 250 255 250 255])
+    leaves unpainted, drawn over a paragraph: the words round the red square show
+    through its box (iText's imageColorKeyMaskArray.pdf lost them to sanitize)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for line in range(8):
+        page.insert_text((100, 110 + 12 * line), "Burritos were sold from a cart", fontsize=10)
+    picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    picture.set_rect(picture.irect, (255, 255, 255))
+    picture.set_rect(pymupdf.IRect(15, 15, 25, 25), (255, 0, 0))
+    xref = page.insert_image(BAR, pixmap=picture)
+    doc.xref_set_key(xref, "Mask", "[250 255 250 255 250 255]")
+    pdf = doc.tobytes()
+    words = [w[4] for w in pymupdf.open(stream=pdf, filetype="pdf")[0].get_text("words")]
+
+    assert find_hidden(pdf) == []
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [])), filetype="pdf")[0]
+    assert [w[4] for w in released.get_text("words")] == words
