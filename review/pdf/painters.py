@@ -6,13 +6,14 @@ pages the paint log could not settle as plain.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.clip_shapes import Edge, holds
+from review.pdf.clip_shapes import Point, holds
 from review.pdf.geometry import (
     BoxGrid,
     Quad,
@@ -228,19 +229,20 @@ _BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
     """Whether a fill of straight lines covers `point`, each subpath closed, by the
     fill's own rule; None for a fill with curves, or a point on an edge."""
-    edges: list[Edge] = []
-    start = end = None
+    subpaths: list[list[Point]] = []
     for item in drawing["items"]:
         if item[0] != "l":
             return None
-        if end is None or abs(item[1] - end) > 1e-6:  # a new subpath
-            if start is not None:
-                edges.append((tuple(end), tuple(start)))
-            start = item[1]
-        edges.append((tuple(item[1]), tuple(item[2])))
-        end = item[2]
-    if start is not None:
-        edges.append((tuple(end), tuple(start)))
+        start, end = (item[1].x, item[1].y), (item[2].x, item[2].y)
+        if not subpaths or math.dist(subpaths[-1][-1], start) > 1e-6:  # a new subpath
+            subpaths.append([start])
+        subpaths[-1].append(end)
+    edges = [
+        (a, b)
+        for points in subpaths
+        for a, b in zip(points, [*points[1:], points[0]], strict=True)
+        if a != b
+    ]
     return holds(edges, bool(drawing.get("even_odd")), point)
 
 
