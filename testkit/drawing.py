@@ -61,6 +61,16 @@ def helvetica_writing_hyphens_as(doc: pymupdf.Document, dash: str) -> int:
     return font
 
 
+def page_writing_hyphens_as(words: str, name: str, dash: str) -> pymupdf.Page:
+    """A letter-size page with `words` on its first line and, as the font /`name`,
+    Helvetica reading its hyphen byte as `dash` (`helvetica_writing_hyphens_as`)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), words, fontsize=12)
+    set_resource(page, f"Font/{name}", f"{helvetica_writing_hyphens_as(doc, dash)} 0 R")
+    return page
+
+
 def vertical_cjk_font(page: pymupdf.Page, name: str) -> None:
     """Add PyMuPDF's built-in simplified Chinese font to the page's resources as `name`,
     written for vertical writing (/UniGB-UTF16-V: glyphs set down the page); shows take

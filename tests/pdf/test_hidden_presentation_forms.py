@@ -13,22 +13,19 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content, helvetica_writing_hyphens_as, set_resource
+from testkit.drawing import append_content, page_writing_hyphens_as
 
 ALEF_WITH_DAGESH = "\ufb30"
 
 
 def alef_page() -> bytes:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 100), "Shalom", fontsize=12)
-    set_resource(page, "Font/Heb", f"{helvetica_writing_hyphens_as(doc, ALEF_WITH_DAGESH)} 0 R")
+    page = page_writing_hyphens_as("Shalom", "Heb", ALEF_WITH_DAGESH)
     # On a white square a little narrower than the letter, as the file draws it: what
     # lies under the glyph is then looked at glyph by glyph.
     append_content(
         page, b"1 1 1 rg 101 598 10 20 re f 0 g BT /Heb 24 Tf 1 0 0 1 100 600 Tm (-) Tj ET"
     )
-    return doc.tobytes()
+    return page.parent.tobytes()
 
 
 def _traced(pdf: bytes) -> list[str]:

@@ -15,22 +15,18 @@ from review.pdf.verify import verify
 from testkit.drawing import (
     append_a_word_a_clip_cuts_away,
     append_content,
-    helvetica_writing_hyphens_as,
-    set_resource,
+    page_writing_hyphens_as,
 )
 
 
 def flag_page() -> bytes:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 100), "Offices in Jakarta", fontsize=12)
-    set_resource(page, "Font/Icons", f"{helvetica_writing_hyphens_as(doc, chr(0xE000))} 0 R")
+    page = page_writing_hyphens_as("Offices in Jakarta", "Icons", chr(0xE000))
     append_content(
         page,
         b"BT /Icons 12 Tf 1 0 0 1 190 692 Tm /Span <</ActualText (ID)>> BDC (-) Tj EMC ET",
     )
     append_a_word_a_clip_cuts_away(page)
-    return doc.tobytes()
+    return page.parent.tobytes()
 
 
 def test_a_private_use_glyph_shown_as_its_actual_text_is_not_clipped() -> None:

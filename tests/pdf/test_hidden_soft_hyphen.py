@@ -15,25 +15,21 @@ from review.pdf.verify import verify
 from testkit.drawing import (
     append_a_word_a_clip_cuts_away,
     append_content,
-    helvetica_writing_hyphens_as,
-    set_resource,
+    page_writing_hyphens_as,
 )
 
 
 def hyphenated_page_with_a_clipped_word() -> bytes:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 100), "un trouble acido", fontsize=12)
     # As the guide writes it: a font whose character map reads its hyphen as a soft
     # hyphen, shown inside marked content whose /ActualText is "-".
-    set_resource(page, "Font/Soft", f"{helvetica_writing_hyphens_as(doc, chr(0xAD))} 0 R")
+    page = page_writing_hyphens_as("un trouble acido", "Soft", chr(0xAD))
     append_content(
         page,
         b"BT /Soft 12 Tf 1 0 0 1 157.38 692 Tm /Span <</ActualText <FEFF002D>>> BDC (-) Tj EMC ET",
     )
     page.insert_text((72, 116), "basique complexe", fontsize=12)
     append_a_word_a_clip_cuts_away(page)
-    return doc.tobytes()
+    return page.parent.tobytes()
 
 
 def test_a_drawn_soft_hyphen_is_not_taken_for_clipped_text() -> None:
