@@ -6,7 +6,8 @@ that is no rectangle lets less through than its box: an Office chart draws each 
 picture through the bar's outline, then a picture of its border through a thin frame
 whose box is the whole bar. Taken as covering the bar, the bar's picture was cut as
 hidden and the release lost the chart's bars (PyMuPDF's chelsea_pdta.pdf). A `ClipShape`
-keeps such a clip's outline, its curves flattened, to ask whether it lets a box through.
+keeps such a clip's outline, its curves flattened, to ask whether it lets a box through;
+a clip to glyphs or to a stroke (`UnreadOutlines`) lets no box through whole.
 """
 
 from __future__ import annotations
@@ -79,6 +80,21 @@ def _distance(point: Point, a: Point, b: Point) -> float:
     t = 0.0 if length == 0 else ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / length
     t = min(1.0, max(0.0, t))
     return math.hypot(point[0] - a[0] - t * dx, point[1] - a[1] - t * dy)
+
+
+class UnreadOutlines:
+    """A clip to glyphs (text in render modes 4 to 7) or to a stroke, whose outlines are
+    not read: what is painted through it is taken to cover no box whole. A heading
+    outlined with a gradient (a shading pattern stroked round its letters) over the same
+    letters filled in black: the gradient paints a band round each letter, and the
+    black inside shows; taken as covered, the black letters were cut (pdf.js's
+    issue20513.pdf)."""
+
+    def lets_through(self, rect: Quad) -> bool:
+        return False
+
+
+Clip = ClipShape | UnreadOutlines
 
 
 class _Outlines(mupdf.FzPathWalker2):

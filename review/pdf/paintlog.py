@@ -15,7 +15,7 @@ import math
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.clip_shapes import ClipShape
+from review.pdf.clip_shapes import Clip, ClipShape, UnreadOutlines
 from review.pdf.geometry import (
     UNBOUNDED,
     Quad,
@@ -78,11 +78,12 @@ class PaintLog(mupdf.FzDevice2):
         # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
         self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
         self._clips: list[Quad | None] = []  # None: not a rectangle
-        # By depth as `_clips`, the outline of a clipping path that is no rectangle;
-        # None for a rectangle, or a clip of text, strokes or a mask (its box bounds it).
-        self._clip_shapes: list[ClipShape | None] = []
-        # By seqno, the outlines of such clips an operation was painted through.
-        self.clip_shapes: dict[int, tuple[ClipShape, ...]] = {}
+        # By depth as `_clips`, the outline of a clipping path that is no rectangle, or
+        # `UnreadOutlines` for a clip of glyphs or strokes; None for a rectangle or a
+        # mask (its box bounds it).
+        self._clip_shapes: list[Clip | None] = []
+        # By seqno, the outlines of the clips an operation was painted through.
+        self.clip_shapes: dict[int, tuple[Clip, ...]] = {}
         self._defining_masks = 0  # depth of soft masks whose content is being drawn
         # Seqnos of fills, images and shadings that hide nothing under them: painted
         # translucent (`see_through`, with their opacity), or drawing a soft mask's
@@ -188,7 +189,7 @@ class PaintLog(mupdf.FzDevice2):
         self.reach.append(reach)
         return reach
 
-    def _push_clip(self, box: Quad, rectangle: bool, shape: ClipShape | None = None) -> None:
+    def _push_clip(self, box: Quad, rectangle: bool, shape: Clip | None = None) -> None:
         self._clips.append(box if rectangle else None)
         self._clip_shapes.append(shape)
         outer = self._bounds_of_clips[-1] if self._bounds_of_clips else UNBOUNDED
@@ -304,14 +305,14 @@ class PaintLog(mupdf.FzDevice2):
         self._push_clip(box, rectangle, None if rectangle else ClipShape(path, ctm, even_odd))
 
     def clip_stroke_path(self, ctx, path, stroke, ctm, scissor) -> None:  # noqa: ANN001
-        self._push_clip(_quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)), False)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)), False, UnreadOutlines())
 
     def clip_text(self, ctx, text, ctm, scissor) -> None:  # noqa: ANN001
-        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, None, ctm)), False)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, None, ctm)), False, UnreadOutlines())
         self.plain = False  # render modes 4 to 7
 
     def clip_stroke_text(self, ctx, text, stroke, ctm, scissor) -> None:  # noqa: ANN001
-        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)), False)
+        self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)), False, UnreadOutlines())
         self.plain = False
 
     def clip_image_mask(self, ctx, image, ctm, scissor) -> None:  # noqa: ANN001

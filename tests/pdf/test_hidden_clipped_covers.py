@@ -17,6 +17,7 @@ import pytest
 from review.pdf.hidden import COVERED, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
+from testkit.drawing import append_content
 
 BAR = pymupdf.Rect(100, 100, 200, 200)  # 592 to 692 up the page in PDF space
 # A frame 4 points wide round the bar (even-odd), and a diamond round all of it.
@@ -82,3 +83,21 @@ def test_text_round_a_picture_cut_out_by_a_colour_key_is_not_covered() -> None:
     assert find_hidden(pdf) == []
     released = pymupdf.open(stream=sanitize(burn_in(pdf, [])), filetype="pdf")[0]
     assert [w[4] for w in released.get_text("words")] == words
+
+
+def test_paint_through_the_outlines_of_letters_covers_no_word_beside_them() -> None:
+    """A fill painted through letters set as a clip (render mode 7) paints only the
+    letters; a word in their box but clear of their shapes (inside an O) still shows. The same holds
+    for a shading stroked round letters (pdf.js's issue20513.pdf, whose black letters
+    under a gradient outline were cut as covered)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((169, 168), "note", fontsize=6)  # inside the O's counter
+    append_content(page, b"BT /helv 72 Tf 7 Tr 100 600 Td (YOUR) Tj ET 0 0 1 rg 0 0 612 792 re f")
+    pdf = doc.tobytes()
+    shown = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    word = pymupdf.Rect(next(s["bbox"] for s in shown.get_texttrace() if s["size"] == 6))
+    pixmap = shown.get_pixmap(dpi=144, clip=word)
+    assert min(pixmap.samples[0::3]) < 100  # the word is drawn, in black
+
+    assert find_hidden(pdf) == []
