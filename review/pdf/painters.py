@@ -19,8 +19,10 @@ from review.pdf.geometry import (
     Quad,
     area_of,
     centre,
+    clamp_to,
     contains_point,
     intersects,
+    minus,
     overlap,
     quad,
     rounded,
@@ -76,8 +78,10 @@ class Painters:
                 colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
                 opacity = paint.see_through.get(seqno, 1.0)
                 self._grounds.append((seqno, reach, colour, opacity, None if exact else drawing))
-                if opacity >= OPAQUE and exact:
-                    self.shapes.append((seqno, reach, colour, False))
+                if opacity >= OPAQUE:
+                    for piece in [reach] if exact else _filled_rectangles(drawing):
+                        if intersects(piece, reach):
+                            self.shapes.append((seqno, clamp_to(piece, reach), colour, False))
             elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
                 self._grounds.append((seqno, reach, None, 1.0, None))
                 if not translucent:
@@ -97,13 +101,19 @@ class Painters:
         area = area_of(rect)
         # A box of no area counts as covered by any later shape, near it or not.
         shapes = self._shapes_meeting(rect) if area > 0 else self.shapes
-        return any(
-            later > seqno
-            and overlap(rect, shape) >= share * area
-            and all(clip.lets_through(rect) for clip in self._clip_shapes.get(later, ()))
-            and not (colour is not None and self._shows_through(rect, shape, colour))
-            for later, shape, colour, _ in shapes
-        )
+        # The disjoint rectangles of one fill (`_filled_rectangles`) cover together.
+        by_fill: dict[int, float] = {}
+        for later, shape, colour, _ in shapes:
+            if (
+                later > seqno
+                and overlap(rect, shape) > 0
+                and all(clip.lets_through(rect) for clip in self._clip_shapes.get(later, ()))
+                and not (colour is not None and self._shows_through(rect, shape, colour))
+            ):
+                by_fill[later] = by_fill.get(later, 0.0) + overlap(rect, shape)
+                if by_fill[later] >= share * area:
+                    return True
+        return False
 
     def _shows_through(self, rect: Quad, shape: Quad, colour: tuple[float, float, float]) -> bool:
         """Whether what lies under an opaque fill still shows: a highlighter's rectangle
@@ -227,10 +237,15 @@ _BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 
 
 def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
-    """Whether a fill of straight lines covers `point`, each subpath closed, by the
-    fill's own rule; None for a fill with curves, or a point on an edge."""
+    """Whether a fill of straight lines and rectangles covers `point`, each subpath
+    closed, by the fill's own rule; None for a fill with curves, or a point on an
+    edge."""
     subpaths: list[list[Point]] = []
     for item in drawing["items"]:
+        if item[0] in ("re", "qu"):
+            corners = _corners(item)
+            subpaths.append([(p.x, p.y) for p in corners])
+            continue
         if item[0] != "l":
             return None
         start, end = (item[1].x, item[1].y), (item[2].x, item[2].y)
@@ -246,9 +261,41 @@ def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
     return holds(edges, bool(drawing.get("even_odd")), point)
 
 
+def _corners(item: tuple) -> list[pymupdf.Point]:
+    """A rectangle's or a quad's corners, round in the direction it was drawn."""
+    if item[0] == "qu":
+        q = item[1]
+        return [q.ul, q.ur, q.lr, q.ll]
+    r = item[1]
+    corners = [r.tl, r.tr, r.br, r.bl]
+    return corners if item[2] != -1 else corners[::-1]
+
+
+def _filled_rectangles(drawing: dict) -> list[Quad]:
+    """What a fill made of several upright rectangles paints, as disjoint rectangles:
+    their union by the nonzero rule, the places an odd number of them cover by the
+    even-odd rule. The fill's box overstates it: a table's rules drawn as one fill of thin
+    rectangles do not cover the cells' text (camelot's rotated table pages). Empty for
+    a fill with any other piece."""
+    items = drawing.get("items", ())
+    if not items or any(item[0] not in ("re", "qu") for item in items):
+        return []
+    painted: list[Quad] = []
+    for item in items:
+        # A slanted quad counts as its box, as when it is drawn alone.
+        piece = quad(item[1].rect if item[0] == "qu" else item[1])
+        news = [piece]
+        for old in painted:
+            news = [part for new in news for part in minus(new, old)]
+        if drawing.get("even_odd"):
+            painted = [part for old in painted for part in minus(old, piece)]
+        painted.extend(news)
+    return painted
+
+
 def _is_rectangle(drawing: dict) -> bool:
     items = drawing.get("items", ())
-    if all(item[0] in ("re", "qu") for item in items):
+    if len(items) == 1 and items[0][0] in ("re", "qu"):
         return True
     # Four straight sides that close on the drawing's own box: a rectangle too. Each
     # side must run along the box: a thin slanted bar has its points near the box's
