@@ -11,8 +11,7 @@ anyway. `split_fills` rewrites each one a box touches but does not contain as th
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `user_space.GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
 ("re B", or a shape below) becomes its fill's pieces and its outline's sides, as below.
-A path of several rectangles that do not overlap (a table's shaded rows) is split the
-same way, and so is a filled shape of lines and curves (a banner, a box with round
+A path of several rectangles (a table's shaded rows) is split the same way, and so is a filled shape of lines and curves (a banner, a box with round
 corners, a frame filled as a circle or a ring): into the shape clipped to each piece
 (`shape_pieces.py`, its curves cut where a piece's edge crosses them), in rows around
 the boxes, or in columns where a row's piece would reach a box. Likewise a path that is
@@ -32,7 +31,7 @@ import pymupdf
 
 from review.pdf.content import Operation, operations
 from review.pdf.form_fills import FormSplit, form_splitter
-from review.pdf.geometry import intersects, minus, pdf_to_page
+from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
 from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.user_space import (
@@ -122,7 +121,7 @@ def split_rectangle_fills(
         if name in PATH_OPERATORS:
             path.append(op)
         elif name in FILLS and (rects := _rectangles(path)):
-            pieces = _pieces(rects, state.ctm, boxes)
+            pieces = _pieces(rects, state.ctm, boxes, even_odd=name == b"f*")
             if pieces is not None:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
@@ -142,7 +141,7 @@ def split_rectangle_fills(
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
-                pieces = _pieces(rects, state.ctm, boxes)
+                pieces = _pieces(rects, state.ctm, boxes, even_odd=name in (b"B*", b"b*"))
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
@@ -225,19 +224,23 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
     return rects
 
 
-def _pieces(rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect]) -> list[Rect] | None:
-    """The pieces of the rectangles `rects` around `boxes`, in their own space, clear of
-    each box by the gap; None when they stay as they are (no box touches them, one
-    holds them all, the transformation skews them (`boxes_in`), or two overlap: painted
-    one by one they would not paint what the path did under the even-odd rule, nor a
-    translucent colour)."""
+def _pieces(
+    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], *, even_odd: bool
+) -> list[Rect] | None:
+    """The pieces of what the rectangles `rects` paint by their fill rule around
+    `boxes`, in their own space, clear of each box by the gap; None when they stay as
+    they are (no box touches them, one holds them all, the transformation skews them:
+    `boxes_in`). What they paint is first made disjoint rectangles (`painted_rectangles`),
+    so the pieces painted one by one paint what the path did, in a translucent colour
+    too: a header row's cells drawn as one path, two of them overlapping by a thousandth
+    of a point, went whole (camelot's EU food-safety tables)."""
     grown = boxes_in(boxes, ctm, 0.0)
     if not grown or inside_any(bounds_of(rects), grown) or not meets_any(bounds_of(rects), grown):
         return None
-    if not _disjoint(rects):
-        return None
     pieces = []
-    for rect in rects:
+    for rect in painted_rectangles(rects, even_odd=even_odd):
+        if rect[2] - rect[0] < ROUNDING or rect[3] - rect[1] < ROUNDING:
+            continue  # the sliver between two cells that meet give or take the last digit
         parts = [rect]
         for box in grown:
             parts = [part for piece in parts for part in minus(piece, box)]
@@ -298,22 +301,6 @@ def _path(outlines: list[Outline]) -> bytes:
             ops.append(b" ".join(numbers) + (b" l" if len(side) == 2 else b" c"))
         ops.append(b"h")
     return b" ".join(ops) + b" "
-
-
-def _disjoint(rects: list[Rect]) -> bool:
-    """No two of `rects` overlap (each compared with those starting left of its end) by
-    more than rounding: "40.811 y 169.437 h re" ends at 210.24800000000002, where the
-    next cell of a table's header row starts at 210.248 (an NHS leaflet in
-    Unstructured's test files lost its header row's band and white text)."""
-    ordered = sorted(rects)
-    for i, rect in enumerate(ordered):
-        inner = _inset(rect)
-        for other in ordered[i + 1 :]:
-            if other[0] >= inner[2]:
-                break
-            if intersects(inner, other):
-                return False
-    return True
 
 
 def _corners(rect: Rect) -> list[Point]:

@@ -203,6 +203,20 @@ def minus(rect: Quad, box: Quad, *, columns: bool = False) -> list[Quad]:
     return [part for part in parts if part[2] > part[0] and part[3] > part[1]]
 
 
+def painted_rectangles(rects: Sequence[Quad], *, even_odd: bool) -> list[Quad]:
+    """What one fill of upright rectangles paints, as disjoint rectangles: their union
+    by the nonzero rule, the places an odd number of them cover by the even-odd rule."""
+    painted: list[Quad] = []
+    for rect in rects:
+        news = [rect]
+        for old in painted:
+            news = [part for new in news for part in minus(new, old)]
+        if even_odd:
+            painted = [part for old in painted for part in minus(old, rect)]
+        painted.extend(news)
+    return painted
+
+
 class BoxGrid:
     """Boxes by the cells of a coarse grid over `extent` that they meet, so a query
     looks only at the boxes near it (a page of 64,000 glyphs and 1,300 fills, pdfcpu's

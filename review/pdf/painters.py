@@ -22,8 +22,8 @@ from review.pdf.geometry import (
     clamp_to,
     contains_point,
     intersects,
-    minus,
     overlap,
+    painted_rectangles,
     quad,
     rounded,
 )
@@ -272,25 +272,15 @@ def _corners(item: tuple) -> list[pymupdf.Point]:
 
 
 def _filled_rectangles(drawing: dict) -> list[Quad]:
-    """What a fill made of several upright rectangles paints, as disjoint rectangles:
-    their union by the nonzero rule, the places an odd number of them cover by the
-    even-odd rule. The fill's box overstates it: a table's rules drawn as one fill of thin
-    rectangles do not cover the cells' text (camelot's rotated table pages). Empty for
-    a fill with any other piece."""
+    """What a fill made of several upright rectangles paints (`painted_rectangles`); its
+    box overstates it: a table's rules drawn as one fill of thin rectangles do not cover
+    the cells' text (camelot's rotated table pages). Empty for a fill with any other
+    piece. A slanted quad counts as its box, as when it is drawn alone."""
     items = drawing.get("items", ())
     if not items or any(item[0] not in ("re", "qu") for item in items):
         return []
-    painted: list[Quad] = []
-    for item in items:
-        # A slanted quad counts as its box, as when it is drawn alone.
-        piece = quad(item[1].rect if item[0] == "qu" else item[1])
-        news = [piece]
-        for old in painted:
-            news = [part for new in news for part in minus(new, old)]
-        if drawing.get("even_odd"):
-            painted = [part for old in painted for part in minus(old, piece)]
-        painted.extend(news)
-    return painted
+    rects = [quad(item[1].rect if item[0] == "qu" else item[1]) for item in items]
+    return painted_rectangles(rects, even_odd=bool(drawing.get("even_odd")))
 
 
 def _is_rectangle(drawing: dict) -> bool:

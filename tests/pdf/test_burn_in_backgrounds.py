@@ -501,10 +501,32 @@ def test_cells_side_by_side_as_one_path_split_though_their_sum_rounds_past_the_n
     assert split.count(b" re") == 5  # the second cell whole, four pieces of the first
 
 
-def test_overlapping_rectangles_of_one_fill_are_left_to_the_redaction() -> None:
-    """Under the even-odd rule their overlap is a hole: painted one by one it would not be."""
-    data = b"0 0 10 10 re 5 0 10 10 re f*"
-    assert split_rectangle_fills(data, [(8.0, 2.0, 9.0, 8.0)]) == data
+@pytest.mark.parametrize(
+    ("paint", "overlap"),
+    [(b"f*", (255, 255, 255)), (b"f", (0, 0, 255))],
+    ids=["even-odd", "nonzero"],
+)
+def test_overlapping_rectangles_of_one_fill_split_as_painted(
+    paint: bytes, overlap: tuple[int, int, int]
+) -> None:
+    """Two cells of a header row overlapping by a thousandth of a point went whole under
+    a mark (camelot's EU food-safety tables). What the path paints is split: under the
+    even-odd rule their overlap stays a hole, under the nonzero rule it stays blue."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((110, 180), "Ellen Ford", fontsize=11)
+    cells = b"q 0 0 1 rg 100 592 100 30 re 150 592 100 30 re " + paint + b" Q"
+    pdf = _with_content(page, cells)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(105, 172, 140, 184)  # on the left cell alone (170 to 200 down)
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    drawn = released.get_pixmap(dpi=72, colorspace=pymupdf.csRGB, annots=False)
+    assert drawn.pixel(175, 185) == overlap
+    assert drawn.pixel(225, 185) == (0, 0, 255)  # the right cell
+    assert drawn.pixel(102, 185) == (0, 0, 255)  # the left cell beside the mark
 
 
 def test_a_dot_drawn_by_a_round_cap_is_left_to_the_redaction() -> None:
