@@ -316,8 +316,7 @@ def _sides(corners: list[Point]) -> list[Segment]:
 def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | None:
     """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
     closed by "h", the last perhaps by painting with "s"), a closed one ending with a
-    side back to its start; None for any other path, or one with a lone point (a dot,
-    drawn by a round cap). A moveto that only moves the pen, followed by another or
+    side back to its start; None for any other path. A moveto that only moves the pen, followed by another or
     ending a path left open, outlines nothing and is dropped (PDFBox's sign_me.pdf
     ends a page's background fill with one)."""
     subpaths: list[list[Segment]] = []
@@ -342,7 +341,10 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
             subpaths.append([])
             start = points[0]
         elif name == b"h":
-            if point != start:
+            # A closed lone point ("x y m h") is a side of no length: a dot under round
+            # caps, else nothing (a figure's frame drawn with one at its corner went
+            # whole, camelot's us-015.pdf).
+            if point != start or not subpaths[-1]:
                 subpaths[-1].append((point, start))
             points = [start]
         elif name == b"v":  # the first control is the current point

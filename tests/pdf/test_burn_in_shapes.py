@@ -17,6 +17,7 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.shape_pieces import clipped
 from review.pdf.verify import verify
+from testkit.drawing import append_content
 
 NAVY_RGB = (0, 34, 75)
 # A banner 400 by 60 with corners of radius 10 (lower left at 100, 600), filled in navy.
@@ -260,4 +261,23 @@ def test_a_ring_around_a_mark_keeps_its_band_and_its_hole() -> None:
         assert colour_at(output, x, y) == NAVY_RGB
     assert colour_at(output, box.x0 - 3, box.y0 + 2) == (255, 255, 255)
     assert "Call" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_frame_with_a_closed_lone_point_keeps_its_sides_around_a_mark() -> None:
+    """A figure's frame stroked with round caps, its path ending with a lone point
+    closed at a corner ("730.8 5119.2 m h", a dot on the corner; camelot's us-015.pdf):
+    the frame went whole under a mark inside it. It now keeps its sides."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((120, 400), "Item Jane Roe", fontsize=12)
+    append_content(page, b"q 1 J 2 w 0 G 500 500 m 100 500 l 100 300 l 500 300 l h 100 500 m h S Q")
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    # Each side of the frame (the page's y runs down: 500 up is 292 down).
+    for x, y in ((300, 292), (300, 492), (100, 392), (500, 392)):
+        assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
     assert verify(pdf, output, [mark]).ok
