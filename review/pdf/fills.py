@@ -343,7 +343,7 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
         elif name == b"h":
             # A closed lone point ("x y m h") is a side of no length: a dot under round
             # caps, else nothing (a figure's frame drawn with one at its corner went
-            # whole, camelot's us-015.pdf).
+            # whole, camelot's us-015.pdf; eu-014.pdf ends its boxes with "x y m s").
             if point != start or not subpaths[-1]:
                 subpaths[-1].append((point, start))
             points = [start]
@@ -356,10 +356,10 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
         point = points[-1]
     if lone_move and not closed:
         subpaths.pop()
+    if closed and subpaths and (point != start or not subpaths[-1]):
+        subpaths[-1].append((point, start))  # "x y m s" too closes a lone point
     if not subpaths or not all(subpaths):
         return None
-    if closed and point != start:
-        subpaths[-1].append((point, start))
     return subpaths
 
 

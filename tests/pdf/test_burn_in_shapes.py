@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pymupdf
+import pytest
 
 from review.pdf.fills import split_rectangle_fills
 from review.pdf.geometry import normalize
@@ -264,14 +265,23 @@ def test_a_ring_around_a_mark_keeps_its_band_and_its_hole() -> None:
     assert verify(pdf, output, [mark]).ok
 
 
-def test_a_frame_with_a_closed_lone_point_keeps_its_sides_around_a_mark() -> None:
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b"500 500 m 100 500 l 100 300 l 500 300 l h 100 500 m h S",
+        b"100 500 400 -200 re 100 500 m s",
+    ],
+    ids=["closed by h", "closed by s"],
+)
+def test_a_frame_with_a_closed_lone_point_keeps_its_sides_around_a_mark(frame: bytes) -> None:
     """A figure's frame stroked with round caps, its path ending with a lone point
-    closed at a corner ("730.8 5119.2 m h", a dot on the corner; camelot's us-015.pdf):
-    the frame went whole under a mark inside it. It now keeps its sides."""
+    closed at a corner ("730.8 5119.2 m h", a dot on the corner; camelot's us-015.pdf,
+    and eu-014.pdf's boxes, "re" then "m s"): the frame went whole under a mark inside
+    it. It now keeps its sides."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((120, 400), "Item Jane Roe", fontsize=12)
-    append_content(page, b"q 1 J 2 w 0 G 500 500 m 100 500 l 100 300 l 500 300 l h 100 500 m h S Q")
+    append_content(page, b"q 1 J 2 w 0 G " + frame + b" Q")
     pdf = doc.tobytes()
     mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
 
