@@ -127,14 +127,25 @@ class Needle:
             return False
         try:
             if self.decode == "raw":
-                text = unit.decode("utf-16-be" if self.unit == 2 else "latin-1")
+                if self.unit == 1:
+                    return _is_word_byte(unit)
+                text = unit.decode("utf-16-be")
+            elif self.decode == "hex":
+                return _is_word_byte(bytes.fromhex(unit.decode("ascii")))
             else:
-                text = bytes.fromhex(unit.decode("ascii")).decode(
-                    "utf-16-be" if self.decode == "hex16" else "latin-1"
-                )
+                text = bytes.fromhex(unit.decode("ascii")).decode("utf-16-be")
         except (UnicodeDecodeError, ValueError):
             return False
         return text.isalnum() or text == "_"  # a word character (\w), as in the text search
+
+
+def _is_word_byte(byte: bytes) -> bool:
+    """A word character, or a byte past ASCII: which letter or sign such a byte is
+    depends on the font's encoding, which the byte search does not know. "(zestaw\x97w)"
+    in a MacRoman font is the "zestawów" the output shows, not the redacted "zestaw"
+    (docling-parse's text_as_lines_01.pdf); the extracted text, the gate's first net,
+    reads the font."""
+    return re.fullmatch(_WORD_BYTES, byte) is not None
 
 
 def byte_forms(tokens: set[str]) -> list[Needle]:

@@ -13,7 +13,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from review.pdf.word_geometry import TOLERANCE_PT
 from testkit import leak_corpus
-from testkit.drawing import helvetica_writing_hyphens_as
+from testkit.drawing import append_content, helvetica_writing_hyphens_as, set_resource
 
 
 def _open(pdf: bytes) -> pymupdf.Document:
@@ -938,3 +938,44 @@ def test_a_word_left_up_the_side_under_a_box_still_fails() -> None:
     report = verify(pdf, pdf, marks)  # nothing burned in
 
     assert "text_under_box" in report.codes()
+
+
+def _macroman_page(lines: list[bytes]) -> bytes:
+    """`lines` drawn in Helvetica with the MacRoman encoding, 20 points apart."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 60), "Wykaz", fontsize=12)
+    font = doc.get_new_xref()
+    doc.update_object(
+        font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/MacRomanEncoding>>"
+    )
+    set_resource(page, "Font/FM", f"{font} 0 R")
+    shown = b" ".join(
+        b"BT /FM 12 Tf 72 %d Td (%s) Tj ET" % (700 - 20 * i, line) for i, line in enumerate(lines)
+    )
+    append_content(page, shown)
+    return doc.tobytes()
+
+
+def test_a_redacted_word_run_on_by_a_letter_past_ascii_in_a_content_stream_passes() -> None:
+    """MacRoman's byte 0x97 is "ó": "(zestaw\\x97w)" shows "zestawów", which holds no
+    redacted "zestaw" (docling-parse's text_as_lines_01.pdf, refused)."""
+    pdf = _macroman_page([b"Pompy zestaw", b"Dwa zestaw\x97w"])
+    page = _open(pdf)[0]
+    assert "zestawów" in page.get_text()
+    marks = [_mark(page, _word_box(page, "zestaw"))]
+
+    output = _release(pdf, marks)
+
+    assert verify(pdf, output, marks).ok
+
+
+def test_a_redacted_word_beside_ascii_punctuation_in_a_content_stream_still_fails() -> None:
+    pdf = _macroman_page([b"Pompy zestaw", b"Dwa zestawy"])
+    page = _open(pdf)[0]
+    marks = [_mark(page, _word_box(page, "zestaw"))]
+    leaked = _with_page_content(_release(pdf, marks), b"/Span <</Alt (zestaw.)>> BDC EMC")
+
+    report = verify(pdf, leaked, marks)
+
+    assert any(f.code == "redacted_string_present" and f.xref for f in report.failures)
