@@ -27,6 +27,7 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, pdf_to_page
+from review.pdf.word_geometry import meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only.
 _SAME_ORIGIN = 0.05
@@ -85,6 +86,22 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
             targets.setdefault(_cell(ord(char), origin), []).append(_Target(origin, {rank}, made))
             made += 1
     _filter(page, _Chooser(targets, [], to_page))
+
+
+def drop_slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
+    """Remove each glyph of a slanted line (a diagonal stamp) that meets a box as the
+    release gate measures it (`word_geometry.meets`): MuPDF's redaction measures such a
+    glyph otherwise and left a stamp's letter that met a box, where the gate found it
+    (docling-parse's rotated_text_05.pdf)."""
+    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    under = [g for g in slanted_glyphs(textpage) if any(meets(g.quad, box) for box in boxes)]
+    drawn: dict[tuple[str, tuple[float, float]], int] = {}
+    glyphs: list[Glyph] = []
+    for glyph in under:  # in drawing order: the n-th at an origin is its n-th drawing
+        key = (glyph.char, (round(glyph.origin[0], 2), round(glyph.origin[1], 2)))
+        glyphs.append((glyph.char, glyph.origin, drawn.get(key, 0)))
+        drawn[key] = drawn.get(key, 0) + 1
+    drop_glyphs(page, glyphs)
 
 
 def _filter(page: pymupdf.Page, chooser: _Chooser) -> None:

@@ -10,7 +10,7 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 - Redaction annotations already in the original are deleted unapplied: only marks a
   human approved may remove content.
 - Each mark becomes a redaction that removes the text of the words it holds the middle
-  of (not of the words it only grazes, see `_text_rect`), the image pixels and the
+  of (not of the words it only grazes, see `text_reach.text_rect`), the image pixels and the
   touched vector graphics under it (but a filled rectangle it lies on, a band or a
   shaded cell, stays around it: `fills.py`), is filled black, and is stamped with its
   legal reason in small white text (skipped when the box is too small to hold it
@@ -30,18 +30,19 @@ from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
 from review.pdf.geometry import (
     Box,
-    Quad,
-    intersects,
     normalize,
     page_rect,
     pdf_to_page,
+    quad,
 )
+from review.pdf.glyph_cut import drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import gs_fonts_named, name_every_resource
 from review.pdf.stamps import stamp, stamps_by_box
+from review.pdf.text_reach import text_rect, text_words
 from review.pdf.text_state import explicit_text_state, restore_text_state
 
 BLACK = (0.0, 0.0, 0.0)
@@ -57,10 +58,8 @@ _RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-# Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
+# Points a box must reach past the page's edges to hold the whole page.
 _CLEAR = 0.05
-# Points either side of the middle of a line a box holds that its text box keeps.
-_HELD = 1.0
 
 
 @dataclass(frozen=True)
@@ -321,13 +320,15 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     split_fills(page, rects)  # the background a box lies on stays around it
     # Text first, each box narrowed off the words it only grazes; then pixels, line art
     # under the boxes. Where no box is narrowed, one pass does all.
-    words = _text_words(page)
-    text_rects = [_text_rect(rect, words) for rect in rects]
+    words, slanted = text_words(page)
+    if slanted:
+        drop_slanted_glyphs_under(page, [quad(rect) for rect in rects])
+    text_rects = [text_rect(rect, words) for rect in rects]
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
     if text_rects != rects:
-        for text_rect in text_rects:
-            if not text_rect.is_empty:
-                page.add_redact_annot(text_rect, fill=False, cross_out=False)
+        for narrowed in text_rects:
+            if not narrowed.is_empty:
+                page.add_redact_annot(narrowed, fill=False, cross_out=False)
         page.apply_redactions(
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
@@ -359,76 +360,6 @@ def _fill_and_stamp(
     for box, (rect, reasons) in stamps_by_box(marks, rects).items():
         stamp(page, shape, rect, box, " ".join(reasons))
     shape.commit()
-
-
-# A word of text: its box (x0, y0, x1, y1), and whether its line runs along x (else
-# along y). Words of slanted lines are left out: a box is never narrowed off them.
-_Word = tuple[Quad, bool]
-
-
-def _text_words(page: pymupdf.Page) -> list[_Word]:
-    """The page's words, with their line's direction, which `extractWORDS` does not
-    give: where every line runs along x (most pages), all of them do; else each word
-    takes the direction of the line that holds its centre."""
-    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
-    lines = [
-        (pymupdf.Rect(line["bbox"]), line["dir"])
-        for block in textpage.extractDICT()["blocks"]
-        for line in block.get("lines", ())
-    ]
-    across = all(abs(sin) < 0.01 for _, (_, sin) in lines)
-    words: list[_Word] = []
-    for x0, y0, x1, y1, *_ in textpage.extractWORDS():
-        if not (x0 < x1 and y0 < y1):
-            continue
-        if across:
-            words.append(((x0, y0, x1, y1), True))
-            continue
-        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
-        cos, sin = next((way for box, way in lines if centre in box), (1.0, 0.0))
-        if abs(sin) < 0.01 or abs(cos) < 0.01:
-            words.append(((x0, y0, x1, y1), abs(sin) < 0.01))
-    return words
-
-
-def _text_rect(rect: pymupdf.Rect, words: Sequence[_Word]) -> pymupdf.Rect:
-    """The part of a box whose text the burn-in takes.
-
-    MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
-    box over one line of a tightly set page reaches a point or two into the lines above
-    and below, and would take their words too. A word is under a box when the box holds
-    its middle across the line, as the release gate judges it (`Boxes.covers`): the box
-    is narrowed off each word it only grazes, never past the middle of a word it holds
-    (then the grazed word goes too, as before). Glyphs no word accounts for go wherever
-    the narrowed box touches them.
-
-    Words, not lines: a formula with a fraction or subscripts makes its line twice as
-    tall as the words beside it, and the line's middle falls outside a box that holds
-    theirs (pdflatex's "die Ebene H", GeoTopo in py-pdf's sample files)."""
-    if rect.is_empty:
-        return rect
-    edges = [rect.x0, rect.y0, rect.x1, rect.y1]
-    bounds = (rect.x0, rect.y0, rect.x1, rect.y1)
-    held: list[tuple[int, float]] = []
-    for box, along_x in words:
-        if not intersects(box, bounds):
-            continue
-        axis = 1 if along_x else 0  # across the line: y for a line along x
-        low, high = box[axis], box[axis + 2]
-        middle = (low + high) / 2
-        if bounds[axis] <= middle <= bounds[axis + 2]:
-            held.append((axis, middle))
-        elif middle < rect[axis]:
-            edges[axis] = max(edges[axis], high + _CLEAR)
-        else:
-            edges[axis + 2] = min(edges[axis + 2], low - _CLEAR)
-    for axis, middle in held:
-        # A band through the middle at least: narrowed off tall words on both sides (a
-        # heading set between two lines whose boxes reach over it), the box kept no
-        # height and took none of the heading's glyphs (PyMuPDF's test_2979.pdf).
-        edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))
-        edges[axis + 2] = max(edges[axis + 2], min(bounds[axis + 2], middle + _HELD))
-    return pymupdf.Rect(*edges)
 
 
 def render_page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = REVIEW_DPI) -> bytes:

@@ -179,7 +179,7 @@ class Boxes:
         glyphs = [glyph.quad for glyph in slanted if within(glyph.box, rect)]
         if not glyphs:
             return True
-        return any(_meets(glyph, box) for glyph in glyphs for box in self.quads)
+        return any(meets(glyph, box) for glyph in glyphs for box in self.quads)
 
     def touch(self, rect: Quad) -> bool:
         """`rect` comes within the tolerance of some box: not a collateral witness."""
@@ -198,6 +198,8 @@ class Boxes:
 class SlantedGlyph:
     box: Quad  # as extraction boxes it, upright
     quad: pymupdf.Quad  # where it lies
+    char: str
+    origin: tuple[float, float]
 
 
 def slanted_glyphs(textpage: pymupdf.TextPage) -> list[SlantedGlyph]:
@@ -212,11 +214,13 @@ def slanted_glyphs(textpage: pymupdf.TextPage) -> list[SlantedGlyph]:
             for span in line["spans"]:
                 for char in span["chars"]:
                     glyph = pymupdf.recover_char_quad(line["dir"], span, char)
-                    found.append(SlantedGlyph(tuple(char["bbox"]), glyph))
+                    found.append(
+                        SlantedGlyph(tuple(char["bbox"]), glyph, char["c"], tuple(char["origin"]))
+                    )
     return found
 
 
-def _meets(glyph: pymupdf.Quad, box: Quad) -> bool:
+def meets(glyph: pymupdf.Quad, box: Quad) -> bool:
     """The glyph, shrunk by a tenth of its width and height on each side (as MuPDF's
     redaction measures a glyph, see `sanitize._cuts_visible`), overlaps the box: no
     axis of either separates them."""

@@ -1,0 +1,98 @@
+"""Which part of a redaction box takes text (Django-free): MuPDF's redaction takes
+every glyph a box touches, whole, and line boxes include the leading, so a box over one
+line of a tightly set page would take words of the lines above and below. `text_rect`
+narrows a box off the words it only grazes; `redact` redacts the text with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pymupdf
+
+from review.pdf.geometry import Quad, intersects
+from review.pdf.word_geometry import SLANT
+
+# Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
+_CLEAR = 0.05
+# Points either side of the middle of a line a box holds that its text box keeps.
+_HELD = 1.0
+# Points a line's box may miss a word of it by (float noise).
+_ROUNDING = (-0.01, -0.01, 0.01, 0.01)
+# A word of text: its box (x0, y0, x1, y1), and whether its line runs along x (else
+# along y). Words of slanted lines are left out: a box is never narrowed off them.
+Word = tuple[Quad, bool]
+
+
+def text_words(page: pymupdf.Page) -> tuple[list[Word], bool]:
+    """The page's words, with their line's direction, which `extractWORDS` does not
+    give, and whether some line is slanted: where every line runs along x (most pages),
+    all of them do; else each word takes the direction of the smallest line that holds
+    it whole, or of one that holds its centre (a diagonal stamp's word has its centre
+    on a line of the text it is stamped over)."""
+    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+    lines = [
+        (pymupdf.Rect(line["bbox"]), line["dir"])
+        for block in textpage.extractDICT()["blocks"]
+        for line in block.get("lines", ())
+    ]
+    across = all(abs(sin) < 0.01 for _, (_, sin) in lines)
+    slanted = not across and any(min(abs(cos), abs(sin)) >= SLANT for _, (cos, sin) in lines)
+    words: list[Word] = []
+    for x0, y0, x1, y1, *_ in textpage.extractWORDS():
+        if not (x0 < x1 and y0 < y1):
+            continue
+        if across:
+            words.append(((x0, y0, x1, y1), True))
+            continue
+        word = pymupdf.Rect(x0, y0, x1, y1)
+        holding = [(box.get_area(), way) for box, way in lines if word in box + _ROUNDING]
+        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        cos, sin = (
+            min(holding)[1]
+            if holding
+            else next((way for box, way in lines if centre in box), (1.0, 0.0))
+        )
+        if abs(sin) < 0.01 or abs(cos) < 0.01:
+            words.append(((x0, y0, x1, y1), abs(sin) < 0.01))
+    return words, slanted
+
+
+def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
+    """The part of a box whose text the burn-in takes.
+
+    MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
+    box over one line of a tightly set page reaches a point or two into the lines above
+    and below, and would take their words too. A word is under a box when the box holds
+    its middle across the line, as the release gate judges it (`Boxes.covers`): the box
+    is narrowed off each word it only grazes, never past the middle of a word it holds
+    (then the grazed word goes too, as before). Glyphs no word accounts for go wherever
+    the narrowed box touches them.
+
+    Words, not lines: a formula with a fraction or subscripts makes its line twice as
+    tall as the words beside it, and the line's middle falls outside a box that holds
+    theirs (pdflatex's "die Ebene H", GeoTopo in py-pdf's sample files)."""
+    if rect.is_empty:
+        return rect
+    edges = [rect.x0, rect.y0, rect.x1, rect.y1]
+    bounds = (rect.x0, rect.y0, rect.x1, rect.y1)
+    held: list[tuple[int, float]] = []
+    for box, along_x in words:
+        if not intersects(box, bounds):
+            continue
+        axis = 1 if along_x else 0  # across the line: y for a line along x
+        low, high = box[axis], box[axis + 2]
+        middle = (low + high) / 2
+        if bounds[axis] <= middle <= bounds[axis + 2]:
+            held.append((axis, middle))
+        elif middle < rect[axis]:
+            edges[axis] = max(edges[axis], high + _CLEAR)
+        else:
+            edges[axis + 2] = min(edges[axis + 2], low - _CLEAR)
+    for axis, middle in held:
+        # A band through the middle at least: narrowed off tall words on both sides (a
+        # heading set between two lines whose boxes reach over it), the box kept no
+        # height and took none of the heading's glyphs (PyMuPDF's test_2979.pdf).
+        edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))
+        edges[axis + 2] = max(edges[axis + 2], min(bounds[axis + 2], middle + _HELD))
+    return pymupdf.Rect(*edges)

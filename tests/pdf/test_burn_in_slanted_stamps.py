@@ -1,0 +1,118 @@
+"""A diagonal stamp's letters that a box meets go, as the release gate measures them
+(`glyph_cut.drop_slanted_glyphs_under`).
+
+MuPDF's redaction measures a glyph by its outline; the gate by the glyph's box along
+its slanted line (`word_geometry.meets`). A red "Secret" stamped at 33 degrees over a
+paragraph (docling-parse's rotated_text_05.pdf, Arial Black in a form): a box on a
+word under the stamp met the box of the stamp's "c" but not its outline, MuPDF left the
+letter, and the gate refused the release. Burn-in now removes every slanted glyph that
+meets a box the gate's way, and only those."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.geometry import normalize, quad
+from review.pdf.glyph_cut import drop_slanted_glyphs_under
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.text_reach import text_words
+from review.pdf.verify import verify
+from review.pdf.word_geometry import meets, slanted_glyphs
+
+STAMP_AT = pymupdf.Point(80, 170)
+
+
+def stamped_page(copies: int = 1) -> pymupdf.Page:
+    """A paragraph, then "Secret" in red at 33 degrees over it (`copies` times at the
+    same place, as a stamp drawn bold by overprinting)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=400)
+    for line in range(16):
+        page.insert_text(
+            (40, 60 + 15 * line), "images of all formats: TIFF, JPEG, GIF", fontsize=10
+        )
+    for _ in range(copies):
+        turn = (STAMP_AT, pymupdf.Matrix(-33))
+        page.insert_text(STAMP_AT, "Secret", fontsize=70, morph=turn, color=(1, 0, 0))
+    return pymupdf.open(stream=doc.tobytes(), filetype="pdf")[0]
+
+
+def stamp_letters(page: pymupdf.Page) -> str:
+    """The stamp's letters as extraction reads them (a space where one went)."""
+    glyphs = slanted_glyphs(page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT))
+    return "".join(g.char for g in glyphs if not g.char.isspace())
+
+
+def box_on(page: pymupdf.Page, letter: str) -> pymupdf.Rect:
+    """A small box round the middle of the stamp's `letter`."""
+    glyph = next(
+        g
+        for g in slanted_glyphs(page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT))
+        if g.char == letter
+    )
+    middle = (glyph.quad.ul + glyph.quad.lr) / 2
+    return pymupdf.Rect(middle.x - 2, middle.y - 2, middle.x + 2, middle.y + 2)
+
+
+def test_the_stamps_letters_a_box_meets_go_and_the_rest_stay() -> None:
+    page = stamped_page()
+    box = box_on(page, "c")
+    assert stamp_letters(page) == "Secret"
+
+    drop_slanted_glyphs_under(page, [quad(box)])
+
+    assert stamp_letters(page) == "Seret"
+    assert page.get_text("words")[0][4] == "images"
+
+
+def test_a_letter_drawn_twice_at_one_place_goes_both_times() -> None:
+    page = stamped_page(copies=2)
+    box = box_on(page, "c")
+
+    drop_slanted_glyphs_under(page, [quad(box)])
+
+    assert stamp_letters(page) == "SeretSeret"
+
+
+def test_no_stamp_letter_a_box_meets_is_left_in_the_release() -> None:
+    page = stamped_page()
+    pdf = page.parent.tobytes()
+    words = [w for w in page.get_text("words") if w[4] in ("JPEG,", "GIF")]
+    marks = [
+        RedactionMark(page=0, box=normalize(page, pymupdf.Rect(w[:4])), legal_reason="(b)(6)")
+        for w in words
+    ]
+
+    boxes = [quad(pymupdf.Rect(w[:4])) for w in words]
+    clear = [
+        g.char
+        for g in slanted_glyphs(page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT))
+        if not any(meets(g.quad, box) for box in boxes)
+    ]
+
+    output = sanitize(burn_in(pdf, marks))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert clear and stamp_letters(released) == "".join(clear)
+    assert verify(pdf, output, marks).ok
+
+
+def test_a_stamp_word_centred_on_a_line_of_text_narrows_no_box() -> None:
+    """The stamp's word has its centre on a line of the paragraph; taken for a word of
+    that line, a box over the line would be narrowed off its whole slanted box."""
+    page = stamped_page()
+    stamp = next(w for w in page.get_text("words") if w[4] == "Secret")
+    centre = (
+        pymupdf.Rect(stamp[:4]).tl + (pymupdf.Rect(stamp[:4]).br - pymupdf.Rect(stamp[:4]).tl) / 2
+    )
+    assert any(
+        pymupdf.Rect(line["bbox"]).contains(centre) and line["dir"] == (1.0, 0.0)
+        for block in page.get_text("dict")["blocks"]
+        for line in block.get("lines", ())
+    )
+
+    words, slanted = text_words(page)
+
+    assert slanted
+    assert all(box != tuple(stamp[:4]) for box, _ in words)
