@@ -35,7 +35,8 @@ from review.pdf.detection_policy import detection_settings_errors as detection_s
 from review.pdf.entities import every_occurrence
 from review.pdf.finder import Finder
 from review.pdf.geometry import Box, normalize
-from review.pdf.hidden import HiddenContent, layers_on, page_hidden
+from review.pdf.hidden import HiddenContent, page_hidden
+from review.pdf.layers import layers_on
 from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
 from review.pdf.ocr import OcrCache, OcrDeferred, PageReader, ocr_available, tessdata_dir
 from review.pdf.pagetext import (

@@ -32,7 +32,6 @@ what was painted (`get_texttrace`, whose `seqno` indexes the paint log, and
 
 from __future__ import annotations
 
-import functools
 import math
 import pathlib
 from collections import Counter
@@ -40,10 +39,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pymupdf
-from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
+from review.pdf.layers import layers_on
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
 from review.pdf.prepare import prepare_to_read
@@ -241,7 +240,8 @@ def analyse_page(
         elif painters is not None and painters.covered(rect, seqno, whole=True):
             hidden_images.append(HiddenGlyph(COVERED, rect, "", seqno))
     if hidden_images:
-        shown = _images_seen_whole(paint.images, images, area, painters)
+        unseen = {g.seqno for g in hidden_images}
+        shown = _images_seen_whole(paint.images, images, area, painters, paint.tiled, unseen)
         hidden.extend(g for g in hidden_images if paint.images[g.seqno] not in shown)
     if layered is not None:
         hidden.extend(_off_layer_content(layered, page, trace))
@@ -298,40 +298,25 @@ def _images_seen_whole(
     images: list[tuple[int, Quad]],
     area: Quad,
     painters: Painters | None,
+    tiled: dict[int, Quad],
+    unseen: set[int],
 ) -> set[int]:
     """The images (`PaintLog.images`) the page also draws where they are seen whole:
-    inside the crop box, nothing painted over them later. Another placement of such an
-    image hides nothing a reader did not see (a chart's hatching tiles, some under its
-    bars, pdf.js's tracemonkey.pdf; a logo drawn twice; a table's border drawn in each
-    cell of a pattern, the last cells past the page edge, pymupdf's bug1945.pdf)."""
+    inside the crop box, nothing painted over them later; and a pattern's cell image
+    that a fill of it shows (`tiled`, not `unseen`). Another placement of such an image
+    hides nothing a reader did not see (a chart's hatching tiles, some under its bars,
+    pdf.js's tracemonkey.pdf; a logo drawn twice; a table's border drawn in each cell of
+    a pattern, the last cells past the page edge, pymupdf's bug1945.pdf; a textured page
+    background, split around marks into fills of which most lie under a white panel,
+    pdfcpu's GoForOptimization.pdf)."""
     return {
         identities[seqno]
         for seqno, rect in images
-        if within(rect, area) and (painters is None or not painters.painted_over(rect, seqno))
+        if within(rect, area)
+        and (painters is None or not painters.painted_over(rect, seqno))
+        or seqno in tiled
+        and seqno not in unseen
     }
-
-
-def layers_off(doc: pymupdf.Document) -> set[int]:
-    """The optional-content groups a viewer hides, by xref: as MuPDF draws the pages
-    (the default configuration, for viewing). PyMuPDF's get_ocgs() reports a group
-    without a /Usage dictionary as on, whatever the configuration says (pdf.js's
-    issue12007_reduced.pdf: two pictures and their captions off)."""
-    pdf = mupdf.pdf_specifics(doc.this)
-    root = mupdf.pdf_dict_get(mupdf.pdf_trailer(pdf), mupdf.PDF_ENUM_NAME_Root)
-    groups = mupdf.pdf_dict_getl(root, mupdf.PDF_ENUM_NAME_OCProperties, mupdf.PDF_ENUM_NAME_OCGs)
-    hidden = functools.partial(mupdf.pdf_is_ocg_hidden, pdf, mupdf.PdfResourceStack(), "View")
-    members = (mupdf.pdf_array_get(groups, i) for i in range(mupdf.pdf_array_len(groups)))
-    return {mupdf.pdf_to_num(group) for group in members if hidden(group)}
-
-
-def layers_on(doc: pymupdf.Document) -> pymupdf.Document | None:
-    """A second copy of `doc` with every optional-content group on, or None when no
-    group is off. MuPDF leaves off-layer content out of every trace and extraction."""
-    if not layers_off(doc):
-        return None
-    copy = pymupdf.open("pdf", doc.tobytes())
-    copy.set_layer(-1, basestate="ON", on=list(copy.get_ocgs()), off=[])
-    return pymupdf.open("pdf", copy.tobytes())  # MuPDF reads the configuration on opening
 
 
 def _off_layer_content(

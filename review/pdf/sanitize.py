@@ -53,8 +53,9 @@ from pymupdf import mupdf
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, drop_images, ranked, ranked_images
 from review.pdf.glyph_keys import redaction_boxes
-from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page, layers_off
+from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
 from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
+from review.pdf.layers import layers_off
 from review.pdf.marked_content import (
     empty_property_lists,
     filter_optional_content,

@@ -61,7 +61,8 @@ import pymupdf
 from review.pdf import syntax
 from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
-from review.pdf.hidden import analyse_page, layers_on
+from review.pdf.hidden import analyse_page
+from review.pdf.layers import layers_on
 from review.pdf.redact import RedactionMark, check_page, open_pdf
 from review.pdf.render import MUPDF_ERRORS
 from review.pdf.tokens import (

@@ -13,7 +13,8 @@ import pymupdf
 import pytest
 
 from review.pdf.detect import HIDDEN_CONTENT, DetectionPolicy, detect
-from review.pdf.hidden import HIDDEN_LAYER, layers_off, layers_on
+from review.pdf.hidden import HIDDEN_LAYER
+from review.pdf.layers import layers_off, layers_on
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from review.pdf.geometry import normalize
 from review.pdf.hidden import COVERED, OUTSIDE_CROP_BOX, find_hidden
-from review.pdf.redact import burn_in
+from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.drawing import append_content, set_resource
@@ -114,3 +115,49 @@ def test_text_under_a_pattern_whose_cells_fill_it_whole_is_covered_unless_they_s
     else:
         assert {f.kind for f in hidden} == {COVERED}
         assert "".join(f.text for f in hidden) == "4471"
+
+
+def textured_page(background: bytes) -> bytes:
+    """A 400 x 300 page: `background` filled with an image pattern (a texture), then a
+    white panel from x 60 to the right edge, with a line of text on the panel."""
+    doc = pymupdf.open()
+    xref = _grey_image(doc, translucent=False)
+    page = doc.new_page(width=400, height=300)
+    pattern = doc.get_new_xref()
+    doc.update_object(
+        pattern,
+        "<</Type/Pattern/PatternType 1/PaintType 1/TilingType 1/BBox[0 0 20 20]"
+        f"/XStep 20/YStep 20/Resources<</XObject<</Im1 {xref} 0 R>>>>>>",
+    )
+    doc.update_stream(pattern, b"q 20 0 0 20 0 0 cm /Im1 Do Q")
+    page.insert_text((80, 150), "Call Jane Roe today", fontsize=12)
+    set_resource(page, "Pattern", f"<</P1 {pattern} 0 R>>")
+    xref = page.get_contents()[0]
+    panel = b"q 1 g 60 0 340 300 re f Q"
+    doc.update_stream(
+        xref,
+        b"q /Pattern cs /P1 scn " + background + b" f Q " + panel + b"\n" + doc.xref_stream(xref),
+    )
+    return doc.tobytes()
+
+
+def test_a_texture_split_around_a_mark_hides_nothing_the_page_did_not() -> None:
+    """A textured background under a white panel (pdfcpu's GoForOptimization.pdf):
+    burn-in splits the background around a mark on the panel into fills of the texture,
+    and most of them lie wholly under the panel. The texture shows left of the panel,
+    as it did: none of them is hidden content, and the release passes the gate."""
+    pdf = textured_page(b"0 0 400 300 re")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == "Roe"))
+    marks = [RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")]
+    assert find_hidden(pdf) == []
+
+    output = sanitize(burn_in(pdf, marks))
+
+    assert verify(pdf, output, marks).ok
+
+
+def test_a_texture_wholly_under_the_panel_is_hidden() -> None:
+    pdf = textured_page(b"100 100 200 100 re")
+
+    assert {f.kind for f in find_hidden(pdf)} == {COVERED}
