@@ -157,6 +157,17 @@ def covered_by_image(rotated: bool = False) -> HiddenCase:
     return _case("covered_by_image", "covered", rotated, plant)
 
 
+def covered_by_wide_line(rotated: bool = False) -> HiddenCase:
+    """A marker stroke: a black line as wide as the text is tall, drawn after it."""
+
+    def plant(doc: pymupdf.Document, page: pymupdf.Page, text: str) -> None:
+        _write_hidden(page, text)
+        middle = (COVER.y0 + COVER.y1) / 2
+        page.draw_line((COVER.x0, middle), (COVER.x1, middle), color=(0, 0, 0), width=COVER.height)
+
+    return _case("covered_by_wide_line", "covered", rotated, plant)
+
+
 def white_on_white(rotated: bool = False) -> HiddenCase:
     def plant(doc: pymupdf.Document, page: pymupdf.Page, text: str) -> None:
         _write_hidden(page, text, color=(1, 1, 1))
@@ -246,6 +257,7 @@ BUILDERS: tuple[Callable[..., HiddenCase], ...] = (
     outside_media_box,
     covered_by_rectangle,
     covered_by_image,
+    covered_by_wide_line,
     white_on_white,
     tiny_text,
     clipped_text,

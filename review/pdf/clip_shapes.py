@@ -65,7 +65,7 @@ def holds(edges: tuple[Edge, ...] | list[Edge], even_odd: bool, point: Point) ->
     x, y = point
     crossings = winding = 0
     for a, b in edges:
-        if _distance(point, a, b) < EDGE_PT:
+        if segment_distance(point, a, b) < EDGE_PT:
             return None
         if (a[1] <= y) != (b[1] <= y) and a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) > x:
             crossings += 1
@@ -73,7 +73,7 @@ def holds(edges: tuple[Edge, ...] | list[Edge], even_odd: bool, point: Point) ->
     return crossings % 2 == 1 if even_odd else winding != 0
 
 
-def _distance(point: Point, a: Point, b: Point) -> float:
+def segment_distance(point: Point, a: Point, b: Point) -> float:
     """From `point` to the segment from `a` to `b`."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = dx * dx + dy * dy

@@ -385,7 +385,7 @@ def _glyph_kind(
 
 
 def _covers(kind: str) -> bool:
-    return kind in ("fill-path", "fill-image", "fill-shade")
+    return kind in ("fill-path", "stroke-path", "fill-image", "fill-shade")
 
 
 def _hidden_annotations(page: pymupdf.Page) -> Iterator[HiddenContent]:

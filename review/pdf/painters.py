@@ -6,13 +6,15 @@ pages the paint log could not settle as plain.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf import stroke_bands
 from review.pdf.clip_shapes import Point, holds
 from review.pdf.geometry import (
     BoxGrid,
@@ -27,7 +29,8 @@ from review.pdf.geometry import (
     quad,
     rounded,
 )
-from review.pdf.paintlog import OPAQUE, WHITE, PaintLog
+from review.pdf.paintlog import OPAQUE, WHITE, WIDE_STROKE_PT, PaintLog
+from review.pdf.stroke_bands import wide_enough
 
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
@@ -38,8 +41,8 @@ SHOW_THROUGH_SHARE = 0.02
 
 
 class Painters:
-    """The opaque fills and images of a page, in painting order (`shapes`), and all that
-    lies under text, for its background (`backgrounds`)."""
+    """The opaque fills, wide strokes (`stroke_bands`) and images of a page, in painting
+    order (`shapes`), and all that lies under text, for its background (`backgrounds`)."""
 
     def __init__(self, page: pymupdf.Page, paint: PaintLog) -> None:
         self.page = page
@@ -48,16 +51,25 @@ class Painters:
         self._blending: bool | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
-        # rectangle (their drawing as `shape`: the box overstates them) or translucent
-        # count too.
+        # rectangle and wide strokes (`shape` says whether they paint a point, perhaps:
+        # the box overstates them) or translucent count too.
         self._grounds: list[
-            tuple[int, Quad, tuple[float, float, float] | None, float, dict | None]
+            tuple[
+                int,
+                Quad,
+                tuple[float, float, float] | None,
+                float,
+                Callable[[Point], bool | None] | None,
+            ]
         ] = []
-        fills = {}
-        if any(kind == "fill-path" for kind, _ in log):
+        fills, strokes = {}, {}
+        if any(kind in ("fill-path", "stroke-path") for kind, _ in log):
             for drawing in page.get_drawings():
                 if drawing.get("fill") is not None:
                     fills[drawing["seqno"]] = drawing
+                if drawing.get("color") is not None and wide_enough(drawing, WIDE_STROKE_PT):
+                    # A path filled and stroked ("fs") is logged as its fill, then its stroke.
+                    strokes[drawing["seqno"] + (drawing["type"] == "fs")] = drawing
         masked = (
             {
                 rounded(quad(i["bbox"]))
@@ -77,11 +89,21 @@ class Painters:
                     continue
                 colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
                 opacity = paint.see_through.get(seqno, 1.0)
-                self._grounds.append((seqno, reach, colour, opacity, None if exact else drawing))
+                shape = None if exact else functools.partial(_holds, drawing)
+                self._grounds.append((seqno, reach, colour, opacity, shape))
                 if opacity >= OPAQUE:
                     for piece in [reach] if exact else _filled_rectangles(drawing):
                         if intersects(piece, reach):
                             self.shapes.append((seqno, clamp_to(piece, reach), colour, False))
+            elif kind == "stroke-path" and seqno in strokes:
+                drawing = strokes[seqno]
+                colour, opacity = to_rgb(drawing["color"]), paint.see_through.get(seqno, 1.0)
+                shape = functools.partial(stroke_bands.holds, drawing)
+                self._grounds.append((seqno, reach, colour, opacity, shape))
+                if opacity >= OPAQUE:
+                    for band in stroke_bands.bands(drawing):
+                        if intersects(band, reach):
+                            self.shapes.append((seqno, clamp_to(band, reach), colour, False))
             elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
                 self._grounds.append((seqno, reach, None, 1.0, None))
                 if not translucent:
@@ -179,7 +201,7 @@ class Painters:
                 break
             if not contains_point(reach, point):
                 continue
-            holds = _holds(shape, point) if shape is not None else True
+            holds = shape(point) if shape is not None else True
             if holds is False:
                 continue
             exact = holds is True

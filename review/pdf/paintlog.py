@@ -29,6 +29,10 @@ from review.pdf.geometry import (
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
 FLAT = 1e-9  # the area (square points) a unit square of text space under which it is flat
 OPAQUE = 0.99
+# Strokes at least this wide may cover a glyph or lie behind one (the plain page's least
+# text size: a thinner line hides no glyph a reader could read). A name struck through
+# with a line 16 points wide was taken for seen (`painters`, `stroke_bands`).
+WIDE_STROKE_PT = 1.5
 # Points by which a drawing may fall short of its pattern cell and still fill it.
 _CELL_SLACK = 0.5
 WHITE = (1.0, 1.0, 1.0)
@@ -47,8 +51,8 @@ class PaintLog(mupdf.FzDevice2):
     wholly on an opaque rectangle (or an image or shading) of a colour far from its own;
     every image lies inside the crop box; no fill, image or shading is painted over
     earlier images or over half of an earlier glyph (upright text: a burned-in box next
-    to the words left of it on its line); no soft masks, tiling patterns or stroked
-    text. Anything else sends the page to the glyph-by-glyph analysis, which decides."""
+    to the words left of it on its line), and no wide stroke over or under a glyph; no
+    soft masks, tiling patterns or stroked text. Anything else sends the page to the glyph-by-glyph analysis, which decides."""
 
     _RGB = mupdf.FzColorspace(mupdf.FzColorspace.Fixed_RGB)
     _PARAMS = mupdf.FzColorParams()
@@ -272,7 +276,12 @@ class PaintLog(mupdf.FzDevice2):
             self._covers.append((reach, colour, colour is not None))
 
     def stroke_path(self, ctx, path, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
-        self._logged("stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)))
+        reach = self._logged(
+            "stroke-path", _quad4(mupdf.ll_fz_bound_path(path, stroke, ctm)), alpha
+        )
+        if self.plain and stroke.linewidth * mupdf.ll_fz_matrix_expansion(ctm) >= WIDE_STROKE_PT:
+            self._paint_over(reach)
+            self._covers.append((reach, None, False))
 
     def fill_shade(self, ctx, shade, ctm, alpha, params) -> None:  # noqa: ANN001
         reach = self._logged("fill-shade", _quad4(mupdf.ll_fz_bound_shade(shade, ctm)), alpha)

@@ -1,0 +1,90 @@
+"""What a wide stroke paints (Django-free), for the hidden-content analysis: a line
+drawn 16 points wide over a name hides it as a black box does, and white words on a
+badge drawn as a thick red line with round caps stand on red, not on the white page.
+
+From a drawing of `Page.get_drawings` (its width and items in page space): `bands`
+are the upright rectangles its straight upright sides paint for certain (what covers a
+glyph); `holds` says whether it paints a point: yes inside such a band, perhaps near
+any other side or curve (its caps, its joins, a slanted side), no away from all.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.clip_shapes import segment_distance
+from review.pdf.geometry import Quad
+
+# Pieces each curve is taken as, to find how near it a point lies.
+_CURVE_STEPS = 8
+_SQUARE_CAP = 2
+
+
+def wide_enough(drawing: dict, least: float) -> bool:
+    """A solid stroke at least `least` points wide: a dashed one paints in pieces."""
+    dashes = drawing.get("dashes") or "[] 0"
+    return (drawing.get("width") or 0.0) >= least and dashes.startswith("[]")
+
+
+def bands(drawing: dict) -> list[Quad]:
+    """The upright rectangles the stroke's straight upright sides paint: each side
+    widened by half the width across it, and along it by half the width past each end
+    under square caps (round caps and joins are left out: they paint less)."""
+    half = drawing["width"] / 2
+    reach = half if _cap(drawing) == _SQUARE_CAP else 0.0
+    found = []
+    for a, b in _sides(drawing):
+        if abs(a.y - b.y) < 1e-6:
+            x0, x1 = sorted((a.x, b.x))
+            found.append((x0 - reach, a.y - half, x1 + reach, a.y + half))
+        elif abs(a.x - b.x) < 1e-6:
+            y0, y1 = sorted((a.y, b.y))
+            found.append((a.x - half, y0 - reach, a.x + half, y1 + reach))
+    return found
+
+
+def holds(drawing: dict, point: tuple[float, float]) -> bool | None:
+    """True inside a band, None within half the width of any other part of the path,
+    False away from all of it."""
+    x, y = point
+    if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in bands(drawing)):
+        return True
+    half = drawing["width"] / 2
+    for item in drawing["items"]:
+        if item[0] == "c":
+            points = [_bezier(item[1:5], step / _CURVE_STEPS) for step in range(_CURVE_STEPS + 1)]
+            segments = list(zip(points, points[1:], strict=False))
+        else:
+            segments = [(a, b) for a, b in _sides_of(item)]
+        if any(segment_distance(point, (a.x, a.y), (b.x, b.y)) <= half for a, b in segments):
+            return None
+    return False
+
+
+def _cap(drawing: dict) -> int:
+    caps = drawing.get("lineCap") or (0,)
+    return caps[0] if isinstance(caps, tuple) else int(caps)
+
+
+def _sides(drawing: dict) -> list[tuple[pymupdf.Point, pymupdf.Point]]:
+    return [side for item in drawing["items"] for side in _sides_of(item)]
+
+
+def _sides_of(item: tuple) -> list[tuple[pymupdf.Point, pymupdf.Point]]:
+    if item[0] == "l":
+        return [(item[1], item[2])]
+    if item[0] == "re":
+        r = item[1]
+        corners = [r.tl, r.tr, r.br, r.bl]
+    elif item[0] == "qu":
+        q = item[1]
+        corners = [q.ul, q.ur, q.lr, q.ll]
+    else:
+        return []
+    return list(zip(corners, corners[1:] + corners[:1], strict=True))
+
+
+def _bezier(points: tuple, t: float) -> pymupdf.Point:
+    p0, p1, p2, p3 = points
+    u = 1 - t
+    return p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
