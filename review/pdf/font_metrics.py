@@ -17,8 +17,8 @@ font's bounding box where they span more than `_TALL_EM`, and where that still s
 more than `_MOST_EM`, to a text font's usual reach. A Type 3 font is measured by its
 /FontBBox through its /FontMatrix: dvips's bitmap fonts draw glyphs 100 units tall in
 a box of 1,000 through a matrix of 1 (an ISCA paper in olmOCR's test files boxed every
-word 120 points tall at 0.12 pt); where that spans more than `_MOST_EM`, the box
-becomes the union of the glyphs' own boxes ("d1"), which bound all they may paint.
+word 120 points tall at 0.12 pt); where that spans more than `_MOST_EM`, and more than
+four times their own boxes ("d1", which bound all they may paint), it becomes theirs.
 """
 
 from __future__ import annotations
@@ -85,8 +85,9 @@ def _fitted(ascent: float, descent: float, bbox: tuple[float, float] | None) -> 
 
 def _fit_type3_box(font: mupdf.PdfObj) -> None:
     """A Type 3 font's /FontBBox, where it spans more than `_MOST_EM` through the font's
-    matrix, made the union of its glyphs' boxes; left as it is when a glyph has none
-    ("d0": a coloured glyph) or the union is no better."""
+    matrix and more than four times as much as its glyphs' boxes together, made their
+    union; left as it is when a glyph has none ("d0": a coloured glyph). A font whose
+    glyphs are as tall as its box is honest, at any size its matrix gives them."""
     matrix = mupdf.pdf_dict_get_matrix(font, _FONT_MATRIX)
     bbox = mupdf.pdf_dict_get_rect(font, _FONT_BBOX)
     scale = math.hypot(matrix.c, matrix.d)
@@ -96,7 +97,9 @@ def _fit_type3_box(font: mupdf.PdfObj) -> None:
     boxes = []
     for i in range(mupdf.pdf_dict_len(procs)):
         try:
-            start = mupdf.pdf_load_stream(mupdf.pdf_dict_get_val(procs, i)).fz_buffer_extract()[:200]
+            start = mupdf.pdf_load_stream(mupdf.pdf_dict_get_val(procs, i)).fz_buffer_extract()[
+                :200
+            ]
         except (RuntimeError, mupdf.FzErrorBase):
             return
         found = _D1.match(start)
@@ -107,5 +110,5 @@ def _fit_type3_box(font: mupdf.PdfObj) -> None:
         return
     x0, y0 = min(min(b[0], b[2]) for b in boxes), min(min(b[1], b[3]) for b in boxes)
     x1, y1 = max(max(b[0], b[2]) for b in boxes), max(max(b[1], b[3]) for b in boxes)
-    if (y1 - y0) * scale * 1000 < (bbox.y1 - bbox.y0) * scale * 1000:
+    if (bbox.y1 - bbox.y0) * 1000 > (y1 - y0) * _MOST_EM:
         mupdf.pdf_dict_put_rect(font, _FONT_BBOX, mupdf.FzRect(x0, y0, x1, y1))
