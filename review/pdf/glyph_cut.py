@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.geometry import Quad, pdf_to_page
+from review.pdf.geometry import Quad, area_of, overlap, pdf_to_page, quad
+from review.pdf.painters import COVERED_SHARE
 from review.pdf.word_geometry import meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only.
@@ -102,6 +103,23 @@ def drop_slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> None
         glyphs.append((glyph.char, glyph.origin, drawn.get(key, 0)))
         drawn[key] = drawn.get(key, 0) + 1
     drop_glyphs(page, glyphs)
+
+
+def drop_covered_glyphs(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
+    """Remove each glyph whose box lies under a box as the hidden-content analysis
+    judges a glyph covered (`painters.COVERED_SHARE` of it). A box narrowed off a word
+    whose middle it does not hold (`text_reach.text_rect`) spared the word's glyphs
+    that lie inside it all the same: a raised quote set before a word on the line below
+    (pdfTeX's listings in a Python textbook), left under the black box, where the gate
+    found it unseen."""
+    under = [
+        (chr(char[0]), char[2], span["seqno"])
+        for span in page.get_texttrace()
+        for char in span["chars"]
+        if (area := area_of(quad(char[3]))) > 0
+        and any(overlap(quad(char[3]), box) >= COVERED_SHARE * area for box in boxes)
+    ]
+    drop_glyphs(page, ranked(page, under))
 
 
 def _filter(page: pymupdf.Page, chooser: _Chooser) -> None:

@@ -35,7 +35,7 @@ from review.pdf.geometry import (
     pdf_to_page,
     quad,
 )
-from review.pdf.glyph_cut import drop_slanted_glyphs_under
+from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.prepare import prepare_to_read
@@ -334,6 +334,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
+        drop_covered_glyphs(page, [quad(rect) for rect in rects])
         text = pymupdf.PDF_REDACT_TEXT_NONE
     for rect in rects:
         page.add_redact_annot(rect, fill=False, cross_out=False)

@@ -1,5 +1,6 @@
 """A diagonal stamp's letters that a box meets go, as the release gate measures them
-(`glyph_cut.drop_slanted_glyphs_under`).
+(`glyph_cut.drop_slanted_glyphs_under`); so do glyphs a box covers that narrowing
+spared (`glyph_cut.drop_covered_glyphs`).
 
 MuPDF's redaction measures a glyph by its outline; the gate by the glyph's box along
 its slanted line (`word_geometry.meets`). A red "Secret" stamped at 33 degrees over a
@@ -13,7 +14,7 @@ from __future__ import annotations
 import pymupdf
 
 from review.pdf.geometry import normalize, quad
-from review.pdf.glyph_cut import drop_slanted_glyphs_under
+from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.text_reach import text_words
@@ -116,3 +117,20 @@ def test_a_stamp_word_centred_on_a_line_of_text_narrows_no_box() -> None:
 
     assert slanted
     assert all(box != tuple(stamp[:4]) for box, _ in words)
+
+
+def test_glyphs_a_box_covers_go_and_those_it_only_grazes_stay() -> None:
+    """A box narrowed off a word whose middle it does not hold spared that word's
+    glyphs lying wholly under it (a listing's raised quote mark, pdfTeX's Python
+    textbook in PyMuPDF-Utilities): left under the black box, the gate found them
+    unseen. What a box covers as the hidden-content analysis measures a glyph goes."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((72, 100), "Bing tiddle", fontsize=10)
+    page = pymupdf.open(stream=doc.tobytes(), filetype="pdf")[0]
+    bing, tiddle = (pymupdf.Rect(w[:4]) for w in page.get_text("words"))
+    half_of_t = pymupdf.Rect(tiddle.x0, tiddle.y0, tiddle.x0 + 1.5, tiddle.y1)
+
+    drop_covered_glyphs(page, [quad(bing), quad(half_of_t)])
+
+    assert [w[4] for w in page.get_text("words")] == ["tiddle"]
