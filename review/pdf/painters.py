@@ -104,6 +104,11 @@ class Painters:
                     for band in stroke_bands.bands(drawing):
                         if intersects(band, reach):
                             self.shapes.append((seqno, clamp_to(band, reach), colour, False))
+            elif kind == "fill-imgmask":
+                # A stencil paints its colour where its bits are set, which is not read
+                # here: what lies under text on it is unknown (a calculator's screen
+                # drawn white over a black box, under black words, in a TI-89 guide).
+                self._grounds.append((seqno, reach, None, 1.0, None))
             elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
                 self._grounds.append((seqno, reach, None, 1.0, None))
                 if not translucent:
