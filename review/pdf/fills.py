@@ -25,6 +25,7 @@ transformation skews or turns other than by quarter turns: `user_space.boxes_in`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import pymupdf
@@ -32,6 +33,7 @@ import pymupdf
 from review.pdf.content import Operation, operations
 from review.pdf.form_fills import FormSplit, form_splitter
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
+from review.pdf.seams import opaque_painting, overlapped
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
 from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.user_space import (
@@ -74,9 +76,8 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     targets = [ordered(pymupdf.Rect(box) * to_pdf) for box in boxes]
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
-    split = split_rectangle_fills(
-        data, targets, PathState(), form_splitter(doc, page.xref, targets, split_rectangle_fills)
-    )
+    splitter = functools.partial(split_rectangle_fills, opaque=opaque_painting(page))
+    split = splitter(data, targets, PathState(), form_splitter(doc, page.xref, targets, splitter))
     if split == data:
         return
     # A stream of its own: another page may draw the same content stream.
@@ -106,11 +107,14 @@ def split_rectangle_fills(
     boxes: Sequence[Rect],
     start: PathState = PathState(),  # noqa: B008 - immutable
     split_form: FormSplit | None = None,
+    *,
+    opaque: bool = False,
 ) -> bytes:
     """`data` with each plain rectangle fill (one "re", then "f", "F" or "f*") that a
     box in `boxes` (default user space) touches but does not contain written as its
     pieces around the boxes, and so on (module docstring). `start`: the graphics state
-    the stream starts in; `split_form`: what a form it draws becomes (`form_fills`)."""
+    the stream starts in; `split_form`: what a form it draws becomes (`form_fills`);
+    `opaque`: nothing the stream draws is translucent (`seams.opaque_painting`)."""
     out: list[bytes] = []
     cursor = 0
     state = start
@@ -121,7 +125,7 @@ def split_rectangle_fills(
         if name in PATH_OPERATORS:
             path.append(op)
         elif name in FILLS and (rects := _rectangles(path)):
-            pieces = _pieces(rects, state.ctm, boxes, even_odd=name == b"f*")
+            pieces = _pieces(rects, state.ctm, boxes, even_odd=name == b"f*", opaque=opaque)
             if pieces is not None:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
@@ -141,7 +145,8 @@ def split_rectangle_fills(
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
-                pieces = _pieces(rects, state.ctm, boxes, even_odd=name in (b"B*", b"b*"))
+                even_odd = name in (b"B*", b"b*")
+                pieces = _pieces(rects, state.ctm, boxes, even_odd=even_odd, opaque=opaque)
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
@@ -225,7 +230,7 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
 
 
 def _pieces(
-    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], *, even_odd: bool
+    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], *, even_odd: bool, opaque: bool
 ) -> list[Rect] | None:
     """The pieces of what the rectangles `rects` paint by their fill rule around
     `boxes`, in their own space, clear of each box by the gap; None when they stay as
@@ -233,19 +238,21 @@ def _pieces(
     `boxes_in`). What they paint is first made disjoint rectangles (`painted_rectangles`),
     so the pieces painted one by one paint what the path did, in a translucent colour
     too: a header row's cells drawn as one path, two of them overlapping by a thousandth
-    of a point, went whole (camelot's EU food-safety tables)."""
+    of a point, went whole (camelot's EU food-safety tables). Where the page paints
+    nothing translucent (`opaque`), the pieces overlap where they meet (`seams`)."""
     grown = boxes_in(boxes, ctm, 0.0)
     if not grown or inside_any(bounds_of(rects), grown) or not meets_any(bounds_of(rects), grown):
         return None
     pieces = []
-    for rect in painted_rectangles(rects, even_odd=even_odd):
+    painted = painted_rectangles(rects, even_odd=even_odd)
+    for rect in painted:
         if rect[2] - rect[0] < ROUNDING or rect[3] - rect[1] < ROUNDING:
             continue  # the sliver between two cells that meet give or take the last digit
         parts = [rect]
         for box in grown:
             parts = [part for piece in parts for part in minus(piece, box)]
         pieces.extend(parts)
-    return pieces
+    return overlapped(pieces, painted, grown, ctm) if opaque else pieces
 
 
 def _shape_pieces(

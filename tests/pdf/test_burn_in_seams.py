@@ -1,0 +1,62 @@
+"""The pieces of a background split around a mark overlap where they meet
+(`seams.py`), so no hairline shows along their seams.
+
+A code listing set on a dark panel (pdfcpu's read.go.pdf): each mark split the panel
+into pieces that met edge to edge, and the page showed through along every seam as a
+light line across the panel, in the preview and the release alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.seams import opaque_painting
+from testkit.drawing import append_content, set_resource
+
+PANEL = (30, 30, 30)
+
+
+def panel_page(*, translucent: bool = False) -> bytes:
+    """A dark panel (x 50.3 to 550.7, PDF y 500.4 to 700.6: off the pixel grid), a line
+    of light text on it; `translucent`: the panel painted at 60 % opacity."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Listing", fontsize=11)
+    gs = b""
+    if translucent:
+        set_resource(page, "ExtGState/Half", "<</ca 0.6>>")
+        gs = b"/Half gs "
+    append_content(page, b"q " + gs + b"0.1176 g 50.3 500.4 500.4 200.2 re f Q")
+    page.insert_text((80.3, 200.3), "licensed to Jane Roe here", fontsize=11, color=(1, 1, 1))
+    return doc.tobytes()
+
+
+def panel_pixels(pdf: bytes) -> np.ndarray:
+    """The panel's pixels at 72 dpi right of its text, over its whole height: where the
+    rows above and below a mark meet the piece beside it."""
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    pixmap = page.get_pixmap(dpi=72, colorspace=pymupdf.csRGB, alpha=False)
+    pixels = np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width, 3)
+    return pixels[95:289, 300:548].reshape(-1, 3).astype(int)
+
+
+def test_a_dark_panel_split_around_a_mark_shows_no_seam() -> None:
+    pdf = panel_page()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == "Roe"))
+    marks = [RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")]
+    assert (np.abs(panel_pixels(pdf) - PANEL).max(axis=1) <= 2).all()
+
+    after = panel_pixels(burn_in(pdf, marks))
+
+    assert (np.abs(after - PANEL).max(axis=1) <= 2).all()
+
+
+def test_a_page_painting_translucently_is_not_opaque() -> None:
+    translucent = pymupdf.open(stream=panel_page(translucent=True), filetype="pdf")[0]
+    plain = pymupdf.open(stream=panel_page(), filetype="pdf")[0]
+
+    assert opaque_painting(plain)
+    assert not opaque_painting(translucent)
