@@ -82,3 +82,20 @@ def vertical_cjk_font(page: pymupdf.Page, name: str) -> None:
         vertical, doc.xref_object(horizontal).replace("/UniGB-UTF16-H", "/UniGB-UTF16-V")
     )
     set_resource(page, f"Font/{name}", f"{vertical} 0 R")
+
+
+def square_type3_font(doc: pymupdf.Document, *, glyph: bytes, box: str, matrix: str) -> int:
+    """A Type 3 font whose "a", "b" and space are one square glyph 100 units wide
+    (`glyph`: its "d1" operands and drawing), its /FontBBox `box` and /FontMatrix
+    `matrix`; its xref."""
+    square, font = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(square, "<<>>")
+    doc.update_stream(square, glyph)
+    doc.update_object(
+        font,
+        f"<</Type/Font/Subtype/Type3/FontBBox[{box}]/FontMatrix[{matrix}]"
+        f"/CharProcs<</a {square} 0 R/b {square} 0 R/space {square} 0 R>>"
+        "/Encoding<</Type/Encoding/Differences[32/space 97/a/b]>>"
+        "/FirstChar 32/LastChar 98/Widths[100 " + " ".join(["0"] * 64) + " 100 100]>>",
+    )
+    return font

@@ -16,7 +16,7 @@ from review.pdf.prepare import prepare_to_read
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content, set_resource
+from testkit.drawing import append_content, set_resource, square_type3_font
 
 LINES = [b"ab ba", b"ba ab", b"ab ab"]
 
@@ -29,16 +29,8 @@ def bitmap_font_page(
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     page.insert_text((20, 20), "A paper", fontsize=10)
-    square, font = doc.get_new_xref(), doc.get_new_xref()
-    doc.update_object(square, "<<>>")
-    doc.update_stream(square, b"100 0 " + glyph_box + b" 0 0 80 60 re f")
-    doc.update_object(
-        font,
-        f"<</Type/Font/Subtype/Type3/FontBBox[{font_box}]/FontMatrix[1 0 0 1 0 0]"
-        f"/CharProcs<</a {square} 0 R/b {square} 0 R/space {square} 0 R>>"
-        "/Encoding<</Type/Encoding/Differences[32/space 97/a/b]>>"
-        "/FirstChar 32/LastChar 98/Widths[100 " + " ".join(["0"] * 64) + " 100 100]>>",
-    )
+    glyph = b"100 0 " + glyph_box + b" 0 0 80 60 re f"
+    font = square_type3_font(doc, glyph=glyph, box=font_box, matrix="1 0 0 1 0 0")
     set_resource(page, "Font/T3", f"{font} 0 R")
     shown = b" ".join(
         b"BT /T3 0.12 Tf 1 0 0 1 20 %d Tm (%s) Tj ET" % (150 - 14 * i, line)

@@ -13,7 +13,7 @@ from review.pdf.hidden import TINY, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content, set_resource
+from testkit.drawing import append_content, set_resource, square_type3_font
 
 TITLE = b"ab ab"
 
@@ -23,16 +23,8 @@ def type3_page(font_matrix: str) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=100)
     page.insert_text((20, 20), "A paper", fontsize=10)
-    square, font = doc.get_new_xref(), doc.get_new_xref()
-    doc.update_object(square, "<<>>")
-    doc.update_stream(square, b"100 0 0 0 80 100 d1 0 0 80 100 re f")
-    doc.update_object(
-        font,
-        f"<</Type/Font/Subtype/Type3/FontBBox[0 0 100 100]/FontMatrix[{font_matrix}]"
-        f"/CharProcs<</a {square} 0 R/b {square} 0 R/space {square} 0 R>>"
-        "/Encoding<</Type/Encoding/Differences[32/space 97/a/b]>>"
-        "/FirstChar 32/LastChar 98/Widths[100 " + " ".join(["0"] * 64) + " 100 100]>>",
-    )
+    glyph = b"100 0 0 0 80 100 d1 0 0 80 100 re f"
+    font = square_type3_font(doc, glyph=glyph, box="0 0 100 100", matrix=font_matrix)
     set_resource(page, "Font/T3", f"{font} 0 R")
     append_content(page, b"BT /T3 0.12 Tf 1 0 0 1 20 40 Tm (" + TITLE + b") Tj ET")
     return doc.tobytes()
