@@ -1151,3 +1151,21 @@ def test_a_surname_the_model_reads_as_a_place_joins_its_person_and_a_city_stays_
     assert sorted(group_of(people, "Tremaine Okoro")) == ["Okoro", "Tremaine", "Tremaine Okoro"]
     places = {t for texts in texts_by_group(pdf, result, "location").values() for t in texts}
     assert "London" in places
+
+
+def test_a_name_whose_affiliation_marks_run_on_is_proposed_with_the_rest() -> None:
+    """A paper's byline runs each author's affiliation marks on ("Bastien1,2*"); the name
+    the model read elsewhere was proposed there, not in the byline, and the gate found
+    it unredacted in the content stream."""
+    pdf = simple_pdf(
+        [
+            "Renaud Bastien1,2*, Olivia Guayasamin1,2",
+            "Citation: Renaud Bastien wrote the report with Olivia Guayasamin.",
+            "Contact renaud.bastien2@example.org for the data.",
+        ]
+    )
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    assert sorted(group_of(groups, "Renaud Bastien")) == ["Renaud Bastien", "Renaud Bastien"]
+    assert not any("bastien2" in text for texts in groups.values() for text in texts)
