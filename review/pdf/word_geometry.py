@@ -128,15 +128,21 @@ def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:
 
 
 def _without_marks(text: str) -> str:
-    """The word without combining marks. A mark has no width of its own, so extraction
-    joins it to whatever glyph precedes it in the content: pdflatex draws "x" with a
-    zero-width slash (U+0338) before "=" for "not equal"; with "x" under a box and the
-    slash beside it, the slash joins the last word before the box ("je" comes out as
-    "je" and the slash, GeoTopo in py-pdf's sample files), and that word is no more
-    lost than the slash is."""
+    """The word without combining marks and format characters. A mark has no width of
+    its own, so extraction joins it to whatever glyph precedes it in the content:
+    pdflatex draws "x" with a zero-width slash (U+0338) before "=" for "not equal"; with
+    "x" under a box and the slash beside it, the slash joins the last word before the box
+    ("je" comes out as "je" and the slash, GeoTopo in py-pdf's sample files), and that
+    word is no more lost than the slash is. A zero-width space (U+200B) shows nothing
+    and sanitize removes it as hidden content of no size: "Age:" is the "Age:\u200b" it
+    was (a résumé in PyMuPDF-Utilities, refused as collateral damage)."""
     if text.isascii():
         return text
-    return "".join(char for char in text if not unicodedata.combining(char))
+    return "".join(
+        char
+        for char in text
+        if not unicodedata.combining(char) and unicodedata.category(char) != "Cf"
+    )
 
 
 def _axes(rect: Quad, vertical: bool) -> Quad:
