@@ -11,8 +11,9 @@ anyway. `split_fills` rewrites each one a box touches but does not contain as th
 pieces of it around the boxes, drawn where it was drawn, each clear of every box by
 `user_space.GAP`; the redaction then finds nothing of it to remove. One filled and outlined too
 ("re B", or a shape below) becomes its fill's pieces and its outline's sides, as below.
-A path of several rectangles (a table's shaded rows) is split the same way, and so is a filled shape of lines and curves (a banner, a box with round
-corners, a frame filled as a circle or a ring): into the shape clipped to each piece
+A path of several rectangles (a table's shaded rows) is split the same way, and so is
+a filled shape of lines and curves (a banner, a box with round corners, a frame filled
+as a circle or a ring): into the shape clipped to each piece
 (`shape_pieces.py`, its curves cut where a piece's edge crosses them), in rows around
 the boxes, or in columns where a row's piece would reach a box. Likewise a path that is
 only stroked (a paragraph's border, with round corners or not, a table's grid drawn as
@@ -323,9 +324,9 @@ def _sides(corners: list[Point]) -> list[Segment]:
 def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | None:
     """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
     closed by "h", the last perhaps by painting with "s"), a closed one ending with a
-    side back to its start; None for any other path. A moveto that only moves the pen, followed by another or
-    ending a path left open, outlines nothing and is dropped (PDFBox's sign_me.pdf
-    ends a page's background fill with one)."""
+    side back to its start; None for any other path. A moveto that only moves the pen,
+    followed by another or ending a path left open, outlines nothing and is dropped
+    (PDFBox's sign_me.pdf ends a page's background fill with one)."""
     subpaths: list[list[Segment]] = []
     start = point = (0.0, 0.0)
     lone_move = False

@@ -30,7 +30,6 @@ from review.pdf.geometry import (
     rounded,
 )
 from review.pdf.paintlog import OPAQUE, WHITE, WIDE_STROKE_PT, PaintLog
-from review.pdf.stroke_bands import wide_enough
 
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
@@ -67,7 +66,9 @@ class Painters:
             for drawing in page.get_drawings():
                 if drawing.get("fill") is not None:
                     fills[drawing["seqno"]] = drawing
-                if drawing.get("color") is not None and wide_enough(drawing, WIDE_STROKE_PT):
+                if drawing.get("color") is not None and stroke_bands.wide_enough(
+                    drawing, WIDE_STROKE_PT
+                ):
                     # A path filled and stroked ("fs") is logged as its fill, then its stroke.
                     strokes[drawing["seqno"] + (drawing["type"] == "fs")] = drawing
         masked = (
@@ -98,10 +99,11 @@ class Painters:
             elif kind == "stroke-path" and seqno in strokes:
                 drawing = strokes[seqno]
                 colour, opacity = to_rgb(drawing["color"]), paint.see_through.get(seqno, 1.0)
-                shape = functools.partial(stroke_bands.holds, drawing)
+                bands = stroke_bands.bands(drawing)
+                shape = functools.partial(stroke_bands.holds, drawing, bands)
                 self._grounds.append((seqno, reach, colour, opacity, shape))
                 if opacity >= OPAQUE:
-                    for band in stroke_bands.bands(drawing):
+                    for band in bands:
                         if intersects(band, reach):
                             self.shapes.append((seqno, clamp_to(band, reach), colour, False))
             elif kind == "fill-imgmask":

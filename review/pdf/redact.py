@@ -321,8 +321,9 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     # Text first, each box narrowed off the words it only grazes; then pixels, line art
     # under the boxes. Where no box is narrowed, one pass does all.
     words, slanted = text_words(page)
+    quads = [quad(rect) for rect in rects]
     if slanted:
-        drop_slanted_glyphs_under(page, [quad(rect) for rect in rects])
+        drop_slanted_glyphs_under(page, quads)
     text_rects = [text_rect(rect, words) for rect in rects]
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
     if text_rects != rects:
@@ -334,7 +335,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-        drop_covered_glyphs(page, [quad(rect) for rect in rects])
+        drop_covered_glyphs(page, quads)
         text = pymupdf.PDF_REDACT_TEXT_NONE
     for rect in rects:
         page.add_redact_annot(rect, fill=False, cross_out=False)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.geometry import within
 from review.pdf.paintlog import OPAQUE
 from review.pdf.user_space import Matrix, Rect, meets_any
 
@@ -83,7 +84,7 @@ def overlapped(
                 (x0, y0 - reach, x1, y0),
                 (x0, y1, x1, y1 + reach),
             )[side]
-            if not meets_any(strip, grown) and any(_within(strip, r) for r in painted):
+            if not meets_any(strip, grown) and any(within(strip, r) for r in painted):
                 x0, y0, x1, y1 = (
                     (strip[0], y0, x1, y1),
                     (x0, y0, strip[2], y1),
@@ -92,7 +93,3 @@ def overlapped(
                 )[side]
         out.append((x0, y0, x1, y1))
     return out
-
-
-def _within(a: Rect, b: Rect) -> bool:
-    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]

@@ -43,11 +43,11 @@ def bands(drawing: dict) -> list[Quad]:
     return found
 
 
-def holds(drawing: dict, point: tuple[float, float]) -> bool | None:
-    """True inside a band, None within half the width of any other part of the path,
-    False away from all of it."""
+def holds(drawing: dict, painted: list[Quad], point: tuple[float, float]) -> bool | None:
+    """True inside one of its `bands` (`painted`), None within half the width of any
+    other part of the path, False away from all of it."""
     x, y = point
-    if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in bands(drawing)):
+    if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in painted):
         return True
     half = drawing["width"] / 2
     for item in drawing["items"]:
