@@ -319,15 +319,15 @@ def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
     """The decoded content stream `xref`, or None where it holds no operators to read:
     damaged (MuPDF draws nothing of it either), a compression bomb (not read whole), or
     under an image codec's filter (pdf.js's bomb_giant.pdf)."""
-    if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
-        return None
     try:
+        if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
+            return None
         buffer, cut_short = mupdf.fz_read_best(
             mupdf.pdf_open_stream_number(mupdf.pdf_specifics(doc.this), xref),
             0,
             MAX_CONTENT_BYTES,
         )
-    except (RuntimeError, mupdf.FzErrorBase):
+    except (RuntimeError, ValueError, mupdf.FzErrorBase):  # ValueError: no such object
         return None
     return None if cut_short else buffer.fz_buffer_extract()
 

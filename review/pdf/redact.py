@@ -253,6 +253,11 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
     for number in range(doc.page_count):
         page = mupdf.pdf_lookup_page_obj(pdf, number)
         annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
+        if not mupdf.pdf_is_array(annots):
+            # Missing, or a reference to no object (FPDI's invalid-annots-reference.pdf):
+            # MuPDF shows no annotation on the page.
+            mupdf.pdf_dict_del(page, mupdf.PDF_ENUM_NAME_Annots)
+            continue
         if mupdf.pdf_is_indirect(annots):
             annots = mupdf.pdf_copy_array(annots)
             mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, annots)
