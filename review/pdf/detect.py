@@ -51,6 +51,7 @@ from review.pdf.pagetext import (
 )
 from review.pdf.patterns import PERSON, Hit
 from review.pdf.prepare import prepare_to_read
+from review.pdf.words import words_of
 
 DETECTOR_VERSION = "1.0.0"
 
@@ -151,7 +152,7 @@ def _scan_page(
                     ocred = ocr(page)
                     if ocred is not None:
                         textpage = ocred
-                        words = [w for w in textpage.extractWORDS() if w[4].strip()]
+                        words = [w for w in words_of(textpage) if w[4].strip()]
                         source = SOURCE_OCR
                         pages_ocred.append(index)
                         reason = None if words else OCR_NO_TEXT
@@ -221,7 +222,7 @@ def _drawn_text_found(
     extraction (an empty one hid a shipping order's addresses, PyMuPDF's test_4546.pdf),
     but those `found` already has at the same place."""
     textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_IGNORE_ACTUALTEXT)
-    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+    words = [w for w in words_of(textpage) if w[4].strip()]
     drawn = _found_in(PageText(textpage, words), index, SOURCE_TEXT, policy, finder)
     seen = {_place(f) for f in found}
     return [f for f in drawn if _place(f) not in seen]

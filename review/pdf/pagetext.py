@@ -14,6 +14,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import Box, pdf_to_page
 from review.pdf.patterns import Hit
+from review.pdf.words import splits_words, words_of
 
 # Where a hit's text was read.
 SOURCE_TEXT = "text"
@@ -137,7 +138,7 @@ class PageText:
                     text: list[str] = []
                     boxes: list[tuple[float, ...]] = []
                     for char in (c for span in line["spans"] for c in span["chars"]):
-                        if _splits_words(char["c"]):
+                        if splits_words(char["c"]):
                             _add_word(chars, text, boxes)
                             text, boxes = [], []
                         else:
@@ -161,12 +162,6 @@ def _add_word(
             max(b[3] for b in boxes),
         )
         chars.setdefault("".join(text), []).append((place, boxes))
-
-
-def _splits_words(char: str) -> bool:
-    """Where extractWORDS ends a word (PyMuPDF's `JM_is_word_delimiter`)."""
-    code = ord(char) if len(char) == 1 else 0x21
-    return code <= 32 or code == 160 or 0x202A <= code <= 0x202E
 
 
 @dataclass
@@ -256,7 +251,7 @@ def extract_words(
     """The page's text page, its words, its annotation and widget texts, and the words
     of the page's own content: a page without any has no text layer (OCR reads it)."""
     textpage = page.get_textpage(flags=TEXT_FLAGS)
-    words = [w for w in textpage.extractWORDS() if w[4].strip()]
+    words = [w for w in words_of(textpage) if w[4].strip()]
     # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
     overlays = list(annotation_texts(page)) if page.annot_xrefs() else []
     # Annotation and widget appearances are part of the extracted words; a page whose

@@ -12,6 +12,7 @@ import pymupdf
 
 from review.pdf.geometry import Quad, intersects
 from review.pdf.word_geometry import SLANT
+from review.pdf.words import words_of
 
 # Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
 _CLEAR = 0.05
@@ -39,7 +40,7 @@ def text_words(page: pymupdf.Page) -> tuple[list[Word], bool]:
     across = all(abs(sin) < 0.01 for _, (_, sin) in lines)
     slanted = not across and any(min(abs(cos), abs(sin)) >= SLANT for _, (cos, sin) in lines)
     words: list[Word] = []
-    for x0, y0, x1, y1, *_ in textpage.extractWORDS():
+    for x0, y0, x1, y1, *_ in words_of(textpage):
         if not (x0 < x1 and y0 < y1):
             continue
         if across:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf.geometry import BoxGrid, Quad, within
+from review.pdf.words import RawWord, words_of
 
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
 # the line, the overlap must exceed this many points.
@@ -61,7 +62,7 @@ class PageWords:
 def page_words(textpage: pymupdf.TextPage) -> PageWords:
     """The words a reader sees, wherever they lie (outside the crop box too): what a
     clipping path cut away is `unseen_content`'s business."""
-    found = textpage.extractWORDS()
+    found = words_of(textpage)
     vertical = _runs_down(found)
     return PageWords(
         words=[(w[:4], w[4]) for w in found],
@@ -70,11 +71,7 @@ def page_words(textpage: pymupdf.TextPage) -> PageWords:
     )
 
 
-# One word of `TextPage.extractWORDS`: its box, text, and block, line and word numbers.
-_RawWord = tuple[float, float, float, float, str, int, int, int]
-
-
-def _runs_down(words: Sequence[_RawWord]) -> bool:
+def _runs_down(words: Sequence[RawWord]) -> bool:
     """Most lines of several words run down the page: each later word of a line votes
     by the axis along which it lies from the line's first word."""
     first: dict[tuple[int, int], tuple[float, float]] = {}
@@ -95,11 +92,11 @@ def _runs_down(words: Sequence[_RawWord]) -> bool:
     return down > across
 
 
-def _crosswise(words: Sequence[_RawWord], vertical: bool) -> set[Quad]:
+def _crosswise(words: Sequence[RawWord], vertical: bool) -> set[Quad]:
     """The boxes of words on lines that run across the page's own way: a line of several
     words by where its last word lies from its first, a word alone by its shape (a
     word of a few letters set down the page is taller than it is wide)."""
-    lines: dict[tuple[int, int], list[_RawWord]] = {}
+    lines: dict[tuple[int, int], list[RawWord]] = {}
     for word in words:
         lines.setdefault((word[5], word[6]), []).append(word)
     crosswise: set[Quad] = set()
