@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
-from review.pdf.form_fills import FormSplit, form_splitter
+from review.pdf.form_fills import StreamOwner
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped
@@ -78,7 +78,7 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
     splitter = functools.partial(split_rectangle_fills, opaque=opaque_painting(page))
-    split = splitter(data, targets, PathState(), form_splitter(doc, page.xref, targets, splitter))
+    split = splitter(data, targets, PathState(), StreamOwner(doc, page.xref, targets, splitter))
     if split == data:
         return
     # A stream of its own: another page may draw the same content stream.
@@ -107,14 +107,15 @@ def split_rectangle_fills(
     data: bytes,
     boxes: Sequence[Rect],
     start: PathState = PathState(),  # noqa: B008 - immutable
-    split_form: FormSplit | None = None,
+    owner: StreamOwner | None = None,
     *,
     opaque: bool = False,
 ) -> bytes:
     """`data` with each plain rectangle fill (one "re", then "f", "F" or "f*") that a
     box in `boxes` (default user space) touches but does not contain written as its
     pieces around the boxes, and so on (module docstring). `start`: the graphics state
-    the stream starts in; `split_form`: what a form it draws becomes (`form_fills`);
+    the stream starts in; `owner`: the page or form whose resources it names (the forms
+    it draws are split too, the graphics states it sets are followed: `form_fills`);
     `opaque`: nothing the stream draws is translucent (`seams.opaque_painting`)."""
     out: list[bytes] = []
     cursor = 0
@@ -198,8 +199,11 @@ def split_rectangle_fills(
             saved.append(state)
         elif name == b"Q":
             state = saved.pop() if saved else start
-        elif name == b"Do" and split_form is not None and op.operands:
-            drawn = split_form(op.operands[-1], state)
+        elif name == b"gs" and owner is not None and op.operands:
+            for setting, operands in owner.line_settings(op.operands[-1]):
+                state = state.after(setting, operands)
+        elif name == b"Do" and owner is not None and op.operands:
+            drawn = owner.split_form(op.operands[-1], state)
             if drawn is not None:
                 out += [data[cursor : op.start], drawn, b" Do"]
                 cursor = op.end

@@ -7,7 +7,7 @@ redaction took a filled shape there whole: a mark on the first word of a heading
 the blue band it was set on, the band's white text then stood on the white page, and
 sanitize cut it as hidden (Unstructured's invalid-pdf-structure-pdfminer-one-page.pdf).
 
-`form_splitter` gives the splitter a rewrite calls at each "Do": the form's content is
+`StreamOwner.split_form` is what a rewrite calls at each "Do": the form's content is
 split as the page's is, in the graphics state of the place that draws it, and written to
 a copy of the form that only this place draws, under a new resource name. The same form
 may be drawn elsewhere, on this page or another, where no box lies: there it stays
@@ -26,46 +26,72 @@ from review.pdf.user_space import IDENTITY, Matrix, PathState, Rect, concat, mee
 MAX_DEPTH = 12
 COPY_PREFIX = "RRQSplit"
 
-# At a "Do": the resource name and the state there -> the name to draw instead, or None.
-FormSplit = Callable[[bytes, PathState], bytes | None]
 # `fills.split_rectangle_fills`: a stream, the boxes, the state it starts in, the
-# splitter for the forms it draws -> the stream rewritten.
-SplitStream = Callable[[bytes, Sequence[Rect], PathState, FormSplit], bytes]
+# page or form whose resources it names -> the stream rewritten.
+SplitStream = Callable[[bytes, Sequence[Rect], PathState, "StreamOwner"], bytes]
+
+# An ExtGState's line settings, as the operators that set them ("/LW 38" is "38 w").
+_LINE_SETTINGS = (("LW", b"w"), ("LJ", b"j"), ("LC", b"J"), ("ML", b"M"), ("D", b"d"))
 
 
-def form_splitter(
-    doc: pymupdf.Document,
-    owner: int,
-    boxes: Sequence[Rect],
-    split_stream: SplitStream,
-    depth: int = 0,
-) -> FormSplit:
-    """The splitter for the forms the stream owned by `owner` (a page or a form, whose
-    /Resources name them) draws; `boxes` in default user space."""
+class StreamOwner:
+    """The page or form (`xref`) whose /Resources a content stream's names are looked up
+    in: the forms it draws ("Do") and the graphics states it sets ("gs"); `boxes` in
+    default user space."""
 
-    def split_form(name: bytes, state: PathState) -> bytes | None:
-        if depth >= MAX_DEPTH:
+    def __init__(
+        self,
+        doc: pymupdf.Document,
+        xref: int,
+        boxes: Sequence[Rect],
+        split_stream: SplitStream,
+        depth: int = 0,
+    ) -> None:
+        self.doc, self.xref, self.boxes = doc, xref, boxes
+        self.split_stream, self.depth = split_stream, depth
+
+    def split_form(self, name: bytes, state: PathState) -> bytes | None:
+        """The resource name to draw instead of the form `name` in `state`, or None."""
+        doc = self.doc
+        if self.depth >= MAX_DEPTH:
             return None
         resource = name.lstrip(b"/").decode("latin-1")
-        xref = form_xref(doc, resolve_in(doc, (owner,), "XObject", resource))
+        xref = form_xref(doc, resolve_in(doc, (self.xref,), "XObject", resource))
         if xref is None:
             return None
         ctm = concat(_array(doc, xref, "Matrix", 6) or IDENTITY, state.ctm)
-        if not _reaches_a_box(doc, xref, ctm, boxes):
+        if not _reaches_a_box(doc, xref, ctm, self.boxes):
             return None
         data = doc.xref_stream(xref) or b""
-        inner = form_splitter(doc, xref, boxes, split_stream, depth + 1)
-        split = split_stream(data, boxes, state._replace(ctm=ctm), inner)
+        inner = StreamOwner(doc, xref, self.boxes, self.split_stream, self.depth + 1)
+        split = self.split_stream(data, self.boxes, state._replace(ctm=ctm), inner)
         if split == data:
             return None
         copy = doc.get_new_xref()
         doc.update_object(copy, doc.xref_object(xref, compressed=True))
         doc.update_stream(copy, split)
-        new_name = _free_name(doc, owner)
-        put_at(doc, owner, ("Resources", "XObject", new_name), f"{copy} 0 R")
+        new_name = _free_name(doc, self.xref)
+        put_at(doc, self.xref, ("Resources", "XObject", new_name), f"{copy} 0 R")
         return b"/" + new_name.encode("latin-1")
 
-    return split_form
+    def line_settings(self, name: bytes) -> list[tuple[bytes, list[bytes]]]:
+        """The line width, join, cap, miter limit and dash pattern the graphics state
+        `name` sets, as the operators that set them: a flower's outline 38 units wide,
+        set by "gs", was taken for a hairline, so nothing split it, and MuPDF's
+        redaction, which bounds a mitred stroke by its width times the miter limit,
+        took it whole for a box 40 pt away (fpdf2's SVG logo)."""
+        resource = name.lstrip(b"/").decode("latin-1")
+        if resolve_in(self.doc, (self.xref,), "ExtGState", resource) is None:
+            return []
+        settings = []
+        for key, operator in _LINE_SETTINGS:
+            value = resolve_in(self.doc, (self.xref,), "ExtGState", f"{resource}/{key}")
+            if value is not None:
+                if key == "D":  # [[dash lengths] phase]: the operands of "d"
+                    value = value.strip()[1:-1]
+                operands = value.replace("[", " [ ").replace("]", " ] ").split()
+                settings.append((operator, [o.encode("latin-1") for o in operands]))
+        return settings
 
 
 def _array(doc: pymupdf.Document, xref: int, key: str, count: int) -> list[float] | None:

@@ -13,10 +13,12 @@ import pymupdf
 import pytest
 
 from review.pdf.fills import split_rectangle_fills
+from review.pdf.form_fills import StreamOwner
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.shape_pieces import clipped
+from review.pdf.user_space import PathState
 from review.pdf.verify import verify
 from testkit.drawing import append_content
 
@@ -291,3 +293,46 @@ def test_a_frame_with_a_closed_lone_point_keeps_its_sides_around_a_mark(frame: b
     for x, y in ((300, 292), (300, 492), (100, 392), (500, 392)):
         assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
     assert verify(pdf, output, [mark]).ok
+
+
+def test_a_thick_outline_set_by_a_graphics_state_stays_beside_a_mark() -> None:
+    """A round outline whose width a graphics state sets ("/Thick gs", /LW 12), with
+    mitred joins: MuPDF's redaction looks 120 pt past it, and a mark 38 pt away took it
+    whole, as it took the outlines of fpdf2's SVG logo (their width set by "gs"). It is
+    now split into its sides like an outline whose width "w" sets."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((100, 340), "Item Jane Roe", fontsize=12)
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "ExtGState", "<</Thick <</LW 12>>>>")
+    # A circle of radius 50 about (150, 550), of four curves.
+    append_content(
+        page,
+        b"q /Thick gs 0 G 200 550 m 200 577.6 177.6 600 150 600 c 122.4 600 100 577.6 100 550 c"
+        b" 100 522.4 122.4 500 150 500 c 177.6 500 200 522.4 200 550 c S Q",
+    )
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    # The circle's top, bottom and sides (the page's y runs down: 500 up is 292 down).
+    for x, y in ((150, 292), (150, 192), (100, 242), (200, 242)):
+        assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_graphics_state_gives_its_line_settings_as_the_operators_that_set_them() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((100, 100), "x")
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "ExtGState", "<</G <</LW 3/LJ 1/ML 4/LC 2/D [[3 2] 1]>>>>")
+    owner = StreamOwner(doc, page.xref, [], split_rectangle_fills)
+
+    state = PathState()
+    for operator, operands in owner.line_settings(b"/G"):
+        state = state.after(operator, operands)
+
+    assert state == PathState(width=3.0, join=1, miter=4.0, cap=2, dash=((3.0, 2.0), 1.0))
+    assert owner.line_settings(b"/Missing") == []
