@@ -21,8 +21,9 @@ one path, a signature rule, a callout) becomes its sides, each a path of its own
 a box covers of them cut away (`stroke_pieces.py`): MuPDF takes a whole path when a box
 comes near any of it, and now takes only what lay under the box. Inside a form XObject
 the same is done in a copy of the form for the place that draws it (`form_fills.py`).
-Anything else a box touches goes whole with the redaction (a clip, a path the
-transformation skews or turns other than by quarter turns: `user_space.boxes_in`)."""
+A path turned other than by quarter turns is split the same way in default user space
+(`turned_paths.py`). Anything else a box touches goes whole with the redaction (a clip,
+a path the transformation skews or stretches unevenly: `user_space.boxes_in`)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ from review.pdf.content import Operation, operations
 from review.pdf.form_fills import StreamOwner
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped
-from review.pdf.shape_pieces import Outline, Point, Segment, clipped
+from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
 from review.pdf.stroke_pieces import stroke_sides, stroked
+from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
     Matrix,
     PathState,
@@ -55,7 +57,8 @@ FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")
 FILL_OF = {b"B": b"f", b"B*": b"f*", b"b": b"f", b"b*": b"f*"}
 STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
-PAINTS_AND_CLIPS = (*FILLS, *FILL_AND_STROKES, b"S", b"s", b"n", b"W", b"W*")
+PAINTS = (*FILLS, *FILL_AND_STROKES, *STROKES)
+PAINTS_AND_CLIPS = (*PAINTS, b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
 # Points two rectangles of one path may overlap by and still be taken as side by side.
 ROUNDING = 1e-6
@@ -126,6 +129,21 @@ def split_rectangle_fills(
         name = op.operator
         if name in PATH_OPERATORS:
             path.append(op)
+        elif (
+            name in PAINTS
+            and path
+            and (scale := turn_scale(state.ctm))
+            and (level_path := in_default_space(path, state.ctm)) is not None
+        ):
+            # Split where MuPDF bounds it: in default user space (`turned_paths.py`).
+            between = data[path[-1].end : op.start]  # the colour MuPDF's filter writes
+            level_data = level_path + b" " + data[path[-1].end : op.end]
+            level = level_state(state, scale)
+            split = split_rectangle_fills(level_data, boxes, level, opaque=opaque)
+            if split != level_data:
+                out += [data[cursor : path[0].start], drawn_level(split, state, level), between]
+                cursor = op.end
+            path = []
         elif name in FILLS and (rects := _rectangles(path)):
             pieces = _pieces(rects, state.ctm, boxes, even_odd=name == b"f*", opaque=opaque)
             if pieces is not None:
@@ -280,7 +298,11 @@ def _shape_pieces(
         regions = [whole]
         for box in grown:
             regions = [part for region in regions for part in minus(region, box, columns=columns)]
-        pieces = [kept for region in regions if (kept := _clipped_all(outlines, region))]
+        pieces = [
+            [hugging(outline, grown) for outline in kept]
+            for region in regions
+            if (kept := _clipped_all(outlines, region))
+        ]
         if not any(meets_any(_bounds(piece), grown) for piece in pieces):
             return pieces
     return None

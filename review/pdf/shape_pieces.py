@@ -15,6 +15,9 @@ from __future__ import annotations
 import itertools
 import math
 
+# Halvings of a curve whose control points reach a box: a 2,000-point curve to 8.
+HUG_HALVINGS = 8
+
 Point = tuple[float, float]
 # A side of a path: its two ends, or a curve's four points (start, two controls, end).
 Segment = tuple[Point, ...]
@@ -34,6 +37,31 @@ def clipped(sides: list[Segment], rect: tuple[float, float, float, float]) -> Ou
             return result
         sides = result
     return sides
+
+
+def hugging(outline: Outline, boxes: list[tuple[float, float, float, float]]) -> Outline:
+    """The outline with each curve whose points (its control points too) reach into a
+    box halved (de Casteljau) until every part's points stay clear of the boxes, or
+    `HUG_HALVINGS` times: MuPDF bounds a path by its points, and a piece of a butterfly
+    beside a mark went whole with its wing's control point in the box (fpdf2's Escher
+    drawing). A part of a curve that lies clear of a box has points ever closer to it."""
+    out: Outline = []
+    for side in outline:
+        out.extend(_halved_clear(side, boxes, 0) if len(side) == 4 else [side])
+    return out
+
+
+def _halved_clear(
+    curve: Segment, boxes: list[tuple[float, float, float, float]], depth: int
+) -> list[Segment]:
+    xs, ys = [p[0] for p in curve], [p[1] for p in curve]
+    reaches = any(
+        min(xs) < x1 and x0 < max(xs) and min(ys) < y1 and y0 < max(ys) for x0, y0, x1, y1 in boxes
+    )
+    if not reaches or depth == HUG_HALVINGS:
+        return [curve]
+    first, second = _halves(curve, 0.5)
+    return _halved_clear(first, boxes, depth + 1) + _halved_clear(second, boxes, depth + 1)
 
 
 def _clipped_to_half(sides: list[Segment], axis: int, bound: float, keep_above: bool) -> Outline:

@@ -20,7 +20,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.shape_pieces import clipped
 from review.pdf.user_space import PathState
 from review.pdf.verify import verify
-from testkit.drawing import append_content
+from testkit.drawing import append_content, set_resource
 
 NAVY_RGB = (0, 34, 75)
 # A banner 400 by 60 with corners of radius 10 (lower left at 100, 600), filled in navy.
@@ -303,8 +303,7 @@ def test_a_thick_outline_set_by_a_graphics_state_stays_beside_a_mark() -> None:
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((100, 340), "Item Jane Roe", fontsize=12)
-    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
-    doc.xref_set_key(resources, "ExtGState", "<</Thick <</LW 12>>>>")
+    set_resource(page, "ExtGState", "<</Thick <</LW 12>>>>")
     # A circle of radius 50 about (150, 550), of four curves.
     append_content(
         page,
@@ -326,8 +325,7 @@ def test_a_graphics_state_gives_its_line_settings_as_the_operators_that_set_them
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((100, 100), "x")
-    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
-    doc.xref_set_key(resources, "ExtGState", "<</G <</LW 3/LJ 1/ML 4/LC 2/D [[3 2] 1]>>>>")
+    set_resource(page, "ExtGState", "<</G <</LW 3/LJ 1/ML 4/LC 2/D [[3 2] 1]>>>>")
     owner = StreamOwner(doc, page.xref, [], split_rectangle_fills)
 
     state = PathState()
@@ -336,3 +334,69 @@ def test_a_graphics_state_gives_its_line_settings_as_the_operators_that_set_them
 
     assert state == PathState(width=3.0, join=1, miter=4.0, cap=2, dash=((3.0, 2.0), 1.0))
     assert owner.line_settings(b"/Missing") == []
+
+
+@pytest.mark.parametrize("turn", [b"0.7071 0.7071 -0.7071 0.7071", b"0.7071 0.7071 0.7071 -0.7071"])
+def test_an_outline_drawn_turned_by_45_degrees_stays_beside_a_mark(turn: bytes) -> None:
+    """A round outline 12 pt wide drawn through a turn of 45 degrees (mirrored, or
+    not), its centre at (150, 550), a mark 38 pt below it: it went whole, as two
+    petals of fpdf2's SVG logo did. It is now split in default user space."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((100, 340), "Item Jane Roe", fontsize=12)
+    append_content(
+        page,
+        b"q " + turn + b" 150 550 cm 12 w 0 G 50 0 m 50 27.6 27.6 50 0 50 c"
+        b" -27.6 50 -50 27.6 -50 0 c -50 -27.6 -27.6 -50 0 -50 c 27.6 -50 50 -27.6 50 0 c S Q",
+    )
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    for x, y in ((150, 292), (150, 192), (100, 242), (200, 242)):
+        assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_turned_panel_a_mark_lies_on_stays_around_the_box() -> None:
+    """A navy panel turned by 30 degrees with white text on it: a mark on a word took
+    the whole panel, and the white text was left on the white page. It now stays
+    around the box."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((250, 396), "Call Jane Roe", fontsize=12, color=(1, 1, 1))
+    panel = b"q 0.866 0.5 -0.5 0.866 300 400 cm 0 0.135 0.295 rg -100 -100 200 200 re f Q\n"
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, panel + doc.xref_stream(xref))  # under the text
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert navy_pixels(output) > 0.9 * navy_pixels(pdf)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_shape_whose_curve_points_toward_a_mark_it_stays_clear_of_keeps_whole() -> None:
+    """A navy shape whose top bulges up to 390 with control points at 420, a mark at
+    395 to 406 above the bulge: MuPDF bounds a path by its points, so the mark took the
+    whole shape, and a piece of it kept the control points that reach the box (a wing
+    of fpdf2's Escher drawing). The curves near the box are now halved until their
+    points stay clear of it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((160, 395), "Jane Roe", fontsize=10)
+    append_content(
+        page,
+        b"0 0.135 0.295 rg 100 100 m 300 100 l 300 300 l 250 420 150 420 100 300 c h f",
+    )
+    pdf = doc.tobytes()
+    roe = word_box(pdf, "Roe")
+    assert 792 - 420 < roe.y0 and roe.y1 < 792 - 390  # between the bulge and its control points
+    mark = RedactionMark(page=0, box=normalize(page, roe), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert navy_pixels(output) > 0.99 * navy_pixels(pdf)
+    assert verify(pdf, output, [mark]).ok
