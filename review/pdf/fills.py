@@ -132,7 +132,7 @@ def split_rectangle_fills(
         elif (
             name in PAINTS
             and path
-            and (scale := turn_scale(state.ctm))
+            and (scale := turn_scale(state.ctm, stroked=name not in FILLS))
             and (level_path := in_default_space(path, state.ctm)) is not None
         ):
             # Split where MuPDF bounds it: in default user space (`turned_paths.py`).

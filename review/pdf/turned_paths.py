@@ -6,7 +6,7 @@ path is drawn in, where a box stays a rectangle only if the transformation keeps
 axes (`user_space.boxes_in`); MuPDF's redaction bounds what a path paints by its box in
 default space. So a turned path went whole when a box came near it: fpdf2's SVG logo,
 drawn at 45 degrees, lost the outlines of two petals to a mark 40 pt below them. Where
-the transformation turns and scales evenly (a similarity, mirrored or not),
+a fill is turned or skewed, or an outline turned and scaled evenly (`turn_scale`),
 `in_default_space` writes the path in default user space, to be split there with its
 line width and dash pattern scaled alike (`level_state`), and `drawn_level` draws the
 result from there: inside "q ... Q", with "M⁻¹ cm" undoing the transformation.
@@ -17,24 +17,38 @@ from __future__ import annotations
 import math
 
 from review.pdf.content import Operation
-from review.pdf.user_space import IDENTITY, Matrix, PathState, numbers_of, pdf_number
+from review.pdf.user_space import (
+    IDENTITY,
+    Matrix,
+    PathState,
+    axis_scales,
+    numbers_of,
+    pdf_number,
+)
 
-# Relative difference under which two matrix entries count as equal (float noise).
-_SAME = 1e-6
+# How far from turning and scaling evenly a transformation may be for an outline drawn
+# through it to be drawn from default space with one line width: its width along one
+# axis and the other then differ by under half a percent (a scan's page, skewed by
+# 0.7 degrees and stretched by 0.08%: a Chinese invoice in pdf2docx's test files).
+_EVEN = 0.01
 _POINTS = {b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}
 
 
-def turn_scale(ctm: Matrix) -> float | None:
-    """The scale of a transformation that turns other than by quarter turns and scales
-    evenly; None for any other (axis-keeping, skewed, stretched, degenerate)."""
-    a, b, c, d, _, _ = ctm
-    if (b == 0 and c == 0) or (a == 0 and d == 0):
+def turn_scale(ctm: Matrix, *, stroked: bool) -> float | None:
+    """The scale of a transformation that turns other than by quarter turns (or skews),
+    None for one that keeps the axes or is degenerate. A fill's points map exactly; an
+    outline's width is one number, so a stroked path's transformation must turn and
+    scale evenly (a similarity, mirrored or not), give or take `_EVEN`."""
+    if axis_scales(ctm) is not None:
         return None  # keeps the axes: split where it is drawn
-    size = abs(a) + abs(b) + abs(c) + abs(d)
-    turned = abs(a - d) <= _SAME * size and abs(b + c) <= _SAME * size
-    mirrored = abs(a + d) <= _SAME * size and abs(b - c) <= _SAME * size
+    a, b, c, d, _, _ = ctm
     det = a * d - b * c
-    if not (turned or mirrored) or det == 0:
+    if det == 0:
+        return None
+    size = abs(a) + abs(b) + abs(c) + abs(d)
+    turned = abs(a - d) <= _EVEN * size and abs(b + c) <= _EVEN * size
+    mirrored = abs(a + d) <= _EVEN * size and abs(b - c) <= _EVEN * size
+    if stroked and not (turned or mirrored):
         return None
     return math.sqrt(abs(det))
 

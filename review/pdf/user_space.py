@@ -15,6 +15,8 @@ Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 # Points between a piece and the box it makes way for: MuPDF counts a touch as a hit.
 GAP = 0.05
+# A matrix entry this small against the others is float noise (`axis_scales`).
+_NOISE = 1e-6
 
 
 def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
@@ -23,12 +25,10 @@ def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
     than by quarter turns (a landscape page drawn through "0 -1 1 0 0 612 cm", qpdf's
     annotations-rotated-90.pdf, whose border went whole under marks inside it)."""
     a, b, c, d, e, f = ctm
-    if b == c == 0 and a and d:
-        scale_x, scale_y = abs(a), abs(d)
-    elif a == d == 0 and b and c:  # user x runs along the page's y, and y along x
-        scale_x, scale_y = abs(b), abs(c)
-    else:
+    axes = axis_scales(ctm)
+    if axes is None:
         return []
+    scale_x, scale_y = axes
     det = a * d - b * c
     gap_x, gap_y = GAP / scale_x + reach, GAP / scale_y + reach
     grown = []
@@ -40,6 +40,20 @@ def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
         x0, y0, x1, y1 = ordered((*corners[0], *corners[1]))
         grown.append((x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y))
     return grown
+
+
+def axis_scales(ctm: Matrix) -> tuple[float, float] | None:
+    """How much a transformation that keeps the axes (perhaps swapping them: a quarter
+    turn) scales user x and y; None for any other. Entries under a millionth of the
+    others count as 0: a page's frame drawn through "1.98591 -0.0000000281225
+    -0.0000000729889 2.28705 ..." went whole (a Chinese invoice in pdf2docx's tests)."""
+    a, b, c, d, _, _ = ctm
+    noise = _NOISE * (abs(a) + abs(b) + abs(c) + abs(d))
+    if abs(b) <= noise and abs(c) <= noise and abs(a) > noise and abs(d) > noise:
+        return abs(a), abs(d)
+    if abs(a) <= noise and abs(d) <= noise and abs(b) > noise and abs(c) > noise:
+        return abs(b), abs(c)  # user x runs along the page's y, and y along x
+    return None
 
 
 def meets_any(rect: Rect, boxes: list[Rect]) -> bool:

@@ -400,3 +400,32 @@ def test_a_shape_whose_curve_points_toward_a_mark_it_stays_clear_of_keeps_whole(
 
     assert navy_pixels(output) > 0.99 * navy_pixels(pdf)
     assert verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize(
+    "matrix",
+    [b"1 -0.0000000281 -0.0000000730 1 0 0", b"1.01345 .011793 -0.011784 1.01422 -1.4 -4"],
+    ids=["float noise", "a scan's skew"],
+)
+def test_a_frame_drawn_through_a_nearly_upright_matrix_keeps_its_sides(matrix: bytes) -> None:
+    """A table's frame drawn through a matrix whose turn is float noise, or a scan's
+    skew of 0.7 degrees and stretch of 0.08%, with a mark on a word just inside it:
+    the frame went whole (a Chinese invoice in pdf2docx's test files)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((104, 412), "Item Jane Roe", fontsize=12)
+    append_content(page, b"q " + matrix + b" cm 1 w 0 G 100 300 400 200 re S Q")
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Item")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    before = pymupdf.open(stream=pdf, filetype="pdf")[0].get_drawings()
+    after = pymupdf.open(stream=output, filetype="pdf")[0].get_drawings()
+    stroked = [d for d in after if d["type"] == "s" and d["color"] == (0.0, 0.0, 0.0)]
+    frame = before[0]["rect"]
+    # The frame's sides stay, but for a piece of the left side beside the mark.
+    assert sum(d["rect"].width + d["rect"].height for d in stroked) > 0.9 * 2 * (
+        frame.width + frame.height
+    )
+    assert verify(pdf, output, [mark]).ok
