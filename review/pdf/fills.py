@@ -351,8 +351,9 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
     """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
     closed by "h", the last perhaps by painting with "s"), a closed one ending with a
     side back to its start; None for any other path. A moveto that only moves the pen,
-    followed by another or ending a path left open, outlines nothing and is dropped
-    (PDFBox's sign_me.pdf ends a page's background fill with one)."""
+    followed by another, by "re" or ending a path left open, outlines nothing and is
+    dropped (PDFBox's sign_me.pdf ends a page's background fill with one; fpdf2 starts
+    a rectangle with "0 0 m")."""
     subpaths: list[list[Segment]] = []
     start = point = (0.0, 0.0)
     lone_move = False
@@ -363,7 +364,7 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
         if numbers is None or (name not in (b"re", b"m") and not subpaths):
             return None
         points = list(zip(numbers[::2], numbers[1::2], strict=True))
-        if name == b"m" and lone_move:
+        if name in (b"m", b"re") and lone_move:
             subpaths.pop()
         lone_move = name == b"m"
         if name == b"re":

@@ -96,16 +96,23 @@ def test_the_band_stays_around_the_box_on_a_cropped_and_turned_page(rotation: in
     assert verify(pdf, output, [mark]).ok
 
 
-def test_a_band_whose_path_ends_with_a_pen_move_stays_around_the_box() -> None:
-    """PDFBox's sign_me.pdf fills its page in blue as "... l h 18 1173 m f": the moveto
-    after the close outlines nothing. The blue page went whole under a mark on its title."""
+@pytest.mark.parametrize(
+    "band",
+    [
+        b"18 1173 m 824 1173 l 824 18 l 18 18 l h 18 1173 m f",
+        b"0 0 m 18 18 806 1155 re 0 G B",
+    ],
+    ids=["a move after", "a move before"],
+)
+def test_a_band_whose_path_has_a_lone_pen_move_stays_around_the_box(band: bytes) -> None:
+    """PDFBox's sign_me.pdf fills its page in blue as "... l h 18 1173 m f", and fpdf2
+    draws a rectangle as "0 0 m x y w h re": the lone moveto outlines nothing. The blue
+    page went whole under a mark on its title."""
     doc = pymupdf.open()
     page = doc.new_page(width=842, height=1191)
     background = doc.get_new_xref()
     doc.update_object(background, "<<>>")
-    doc.update_stream(
-        background, b"0 0.135 0.295 rg 18 1173 m 824 1173 l 824 18 l 18 18 l h 18 1173 m f"
-    )
+    doc.update_stream(background, b"0 0.135 0.295 rg " + band)
     page.set_contents(background)
     page.insert_text((160, 100), "Apache PDFBox", fontsize=40, color=(1, 1, 1))
     pdf = doc.tobytes()
