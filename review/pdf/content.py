@@ -55,6 +55,20 @@ _LEADING_OPS = re.compile(
 # matched the six numbers took seconds on a book (pdf.js's freeculture.pdf).
 _SETS_MATRIX = re.compile(rb"(?<![A-Za-z])Tm" + TOKEN_END)
 _OPERANDS_REACH = 160  # bytes: six numbers as long as any producer writes them
+# A text object that may show text before any move ("BT /F0 9 Tf [...] TJ", placed by
+# "cm"), as far as a pattern can tell: where `text_objects_placed` has work.
+_SHOWN_UNPLACED = re.compile(
+    rb"(?<![A-Za-z0-9*/])BT(?:"
+    + WHITE
+    + rb"*(?:"
+    + NAME
+    + rb"|[-+]?(?:\d+(?:\.\d*)?|\.\d+)|(?!(?:T[dDm*]|ET|BI)(?![A-Za-z*'\"]))[A-Za-z][A-Za-z*]*)"
+    + TOKEN_END
+    + rb")*+"  # possessive: a shorter run of operands and operators is no show either
+    + WHITE
+    + rb"*[\[(<]"
+)
+_MOVES = (b"Td", b"TD", b"Tm", b"T*", b"'", b'"')
 
 
 def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
@@ -140,6 +154,11 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       way ("ħ" as a bar and an "h": PyMuPDF's test_3780.pdf lost it to an "h" beside a
       bar), and tagged LaTeX sets the same matrix again after a space glyph and a change
       of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right);
+    - a text object that shows text before any move (placed by "cm") starts with "0 0
+      Td": where the last glyphs of a text object were redacted, the filter carried
+      their width into the next text object's first show, which then landed that far
+      along (a Chinese invoice's table head moved 5 pt right for a mark on its title,
+      pdf2docx's demo-table-lattice-one-cell.pdf);
     - the first colour set after a colour space named in the resources ("/Cs8 cs 0
       scn") is nudged (`colours_spelled_out`): the filter writes the "cs" but leaves out
       a colour equal to the last one it wrote, and "cs" alone sets the space's initial
@@ -172,8 +191,28 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
             spelled = line_starts_spelled_out(spelled, leading)
         if _NAMED_SPACE.search(spelled):
             spelled = colours_spelled_out(spelled)
+        if _SHOWN_UNPLACED.search(spelled):
+            spelled = text_objects_placed(spelled)
         if spelled != data:
             doc.update_stream(xref, spelled)
+
+
+def text_objects_placed(data: bytes) -> bytes:
+    """`data` with "0 0 Td" after each "BT" whose text object shows text before any move
+    (`spell_out_for_the_filter`)."""
+    out: list[bytes] = []
+    cursor = 0
+    opened: int | None = None  # where the last "BT" ended, until its text object moves
+    for op in operations(data):
+        if op.operator == b"BT":
+            opened = op.end
+        elif opened is not None and op.operator in (*_MOVES, b"ET"):
+            opened = None
+        elif opened is not None and op.operator in SHOWS:
+            out.append(data[cursor:opened] + b" 0 0 Td")
+            cursor, opened = opened, None
+    out.append(data[cursor:])
+    return b"".join(out)
 
 
 def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:

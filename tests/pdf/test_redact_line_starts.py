@@ -114,3 +114,38 @@ def test_a_move_back_to_the_line_start_in_a_pages_second_stream_survives():
     assert before[1][1] == before[0][1]  # "h" over the bar
 
     assert origins(released(pdf)) == before
+
+
+@pytest.mark.parametrize(
+    "last", [b"(Secret) Tj", b"[(Secret) -500] TJ"], ids=["shown", "shown, then a move"]
+)
+def test_a_text_object_placed_by_its_matrix_stays_put_when_the_last_one_ends_redacted(
+    last: bytes,
+) -> None:
+    """Two text objects placed by "cm", neither moving the text: where the first ended
+    with redacted glyphs, MuPDF's filter carried their width into the second's first
+    show, which moved 35 pt right (a Chinese invoice's table head, for a mark on its
+    title: pdf2docx's demo-table-lattice-one-cell.pdf). Burn-in now starts such text
+    objects with "0 0 Td" (`content.text_objects_placed`)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    font = doc.get_new_xref()
+    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    doc.xref_set_key(page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>>>")
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<<>>")
+    doc.update_stream(
+        contents,
+        b"q 1 0 0 1 20 150 cm BT /F1 12 Tf " + last + b" ET Q"
+        b" q 1 0 0 1 20 100 cm BT /F1 12 Tf (Visible words) Tj ET Q",
+    )
+    doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
+    pdf = doc.tobytes()
+    secret = pymupdf.open(stream=pdf, filetype="pdf")[0].search_for("Secret")[0]
+    mark = RedactionMark(page=0, box=normalize(page, secret), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    words = {w[4]: w[0] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")}
+    assert "Secret" not in words
+    assert words["Visible"] == pytest.approx(20.0, abs=0.01)
