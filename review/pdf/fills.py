@@ -144,8 +144,10 @@ def split_rectangle_fills(
                 out += [data[cursor : path[0].start], drawn_level(split, state, level), between]
                 cursor = op.end
             path = []
-        elif name in FILLS and (rects := _rectangles(path)):
-            pieces = _pieces(rects, state.ctm, boxes, even_odd=name == b"f*", opaque=opaque)
+        elif name in FILLS and (found := _rectangles(path)):
+            rects, windings = found
+            even_odd = name == b"f*"
+            pieces = _pieces(rects, windings, state.ctm, boxes, even_odd=even_odd, opaque=opaque)
             if pieces is not None:
                 out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
@@ -157,7 +159,8 @@ def split_rectangle_fills(
                 out += [data[cursor : path[0].start], b" ".join(_path(s) + paint for s in shapes)]
                 cursor = op.end
             path = []
-        elif name in FILL_AND_STROKES and (rects := _rectangles(path)):
+        elif name in FILL_AND_STROKES and (found := _rectangles(path)):
+            rects, windings = found
             # Filled, then outlined: the fill's pieces, then the outline's sides (an
             # outline around each piece would draw lines across the fill).
             outlines = [_sides(_corners(rect)) for rect in rects]
@@ -166,11 +169,13 @@ def split_rectangle_fills(
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
                 even_odd = name in (b"B*", b"b*")
-                pieces = _pieces(rects, state.ctm, boxes, even_odd=even_odd, opaque=opaque)
+                pieces = _pieces(
+                    rects, windings, state.ctm, boxes, even_odd=even_odd, opaque=opaque
+                )
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
-                    else b" ".join(map(_re, rects)) + fill  # as it was, for the redaction
+                    else data[path[0].start : path[-1].end] + fill  # as it was, for the redaction
                 )
                 out += [
                     data[cursor : path[0].start],
@@ -238,9 +243,11 @@ def _filled(pieces: list[Rect], paint: bytes) -> bytes:
     return b" ".join(_re(piece) + paint for piece in pieces)
 
 
-def _rectangles(path: list[Operation]) -> list[Rect] | None:
-    """The rectangles of a path of "re"s alone (each perhaps closed again with "h")."""
+def _rectangles(path: list[Operation]) -> tuple[list[Rect], list[int]] | None:
+    """The rectangles of a path of "re"s alone (each perhaps closed again with "h"), and
+    the way each is drawn round (+1 or -1: a negative width or height turns it)."""
     rects: list[Rect] = []
+    windings: list[int] = []
     for op in path:
         if op.operator == b"h" and rects:
             continue
@@ -249,11 +256,18 @@ def _rectangles(path: list[Operation]) -> list[Rect] | None:
             return None
         x, y, width, height = numbers
         rects.append(ordered((x, y, x + width, y + height)))
-    return rects
+        windings.append(-1 if (width < 0) != (height < 0) else 1)
+    return rects, windings
 
 
 def _pieces(
-    rects: list[Rect], ctm: Matrix, boxes: Sequence[Rect], *, even_odd: bool, opaque: bool
+    rects: list[Rect],
+    windings: list[int],
+    ctm: Matrix,
+    boxes: Sequence[Rect],
+    *,
+    even_odd: bool,
+    opaque: bool,
 ) -> list[Rect] | None:
     """The pieces of what the rectangles `rects` paint by their fill rule around
     `boxes`, in their own space, clear of each box by the gap; None when they stay as
@@ -267,7 +281,7 @@ def _pieces(
     if not grown or inside_any(bounds_of(rects), grown) or not meets_any(bounds_of(rects), grown):
         return None
     pieces = []
-    painted = painted_rectangles(rects, even_odd=even_odd)
+    painted = painted_rectangles(rects, even_odd=even_odd, windings=windings)
     for rect in painted:
         if rect[2] - rect[0] < ROUNDING or rect[3] - rect[1] < ROUNDING:
             continue  # the sliver between two cells that meet give or take the last digit

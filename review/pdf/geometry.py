@@ -13,6 +13,7 @@ of this module.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -203,9 +204,17 @@ def minus(rect: Quad, box: Quad, *, columns: bool = False) -> list[Quad]:
     return [part for part in parts if part[2] > part[0] and part[3] > part[1]]
 
 
-def painted_rectangles(rects: Sequence[Quad], *, even_odd: bool) -> list[Quad]:
-    """What one fill of upright rectangles paints, as disjoint rectangles: their union
-    by the nonzero rule, the places an odd number of them cover by the even-odd rule."""
+def painted_rectangles(
+    rects: Sequence[Quad], *, even_odd: bool, windings: Sequence[int] = ()
+) -> list[Quad]:
+    """What one fill of upright rectangles paints, as disjoint rectangles: the places an
+    odd number of them cover by the even-odd rule; by the nonzero rule their union, or,
+    where they are drawn both ways round (`windings`, +1 or -1 each), the places their
+    windings do not cancel: a double frame drawn as four nested rectangles, every other
+    one the other way round, painted a whole panel dark blue over its text (an invoice
+    in pdfparser's samples, Issue668.pdf)."""
+    if not even_odd and len(set(windings)) > 1:
+        return _wound(rects, windings)
     painted: list[Quad] = []
     for rect in rects:
         news = [rect]
@@ -215,6 +224,38 @@ def painted_rectangles(rects: Sequence[Quad], *, even_odd: bool) -> list[Quad]:
             painted = [part for old in painted for part in minus(old, rect)]
         painted.extend(news)
     return painted
+
+
+def _wound(rects: Sequence[Quad], windings: Sequence[int]) -> list[Quad]:
+    """Where the rectangles' windings sum to other than 0, as disjoint rectangles: in
+    each band between two of their vertical edges, the runs along y where the sum is not
+    0, then the runs of neighbouring bands alike joined."""
+    xs = sorted({v for rect in rects for v in (rect[0], rect[2])})
+    runs: list[Quad] = []
+    for x0, x1 in itertools.pairwise(xs):
+        middle = (x0 + x1) / 2
+        events = sorted(
+            (y, sign * winding)
+            for rect, winding in zip(rects, windings, strict=True)
+            if rect[0] < middle < rect[2]
+            for y, sign in ((rect[1], 1), (rect[3], -1))
+        )
+        total, start = 0, 0.0
+        for y, group in itertools.groupby(events, key=lambda event: event[0]):
+            before = total
+            total += sum(change for _, change in group)
+            if not before and total:
+                start = y
+            elif before and not total and y > start:
+                runs.append((x0, start, x1, y))
+    joined: list[Quad] = []
+    for run in sorted(runs, key=lambda r: (r[1], r[3], r[0])):
+        last = joined[-1] if joined else None
+        if last is not None and (last[1], last[3], last[2]) == (run[1], run[3], run[0]):
+            joined[-1] = (last[0], last[1], run[2], last[3])
+        else:
+            joined.append(run)
+    return joined
 
 
 class BoxGrid:

@@ -309,7 +309,8 @@ def _filled_rectangles(drawing: dict) -> list[Quad]:
     if not items or any(item[0] not in ("re", "qu") for item in items):
         return []
     rects = [quad(item[1].rect if item[0] == "qu" else item[1]) for item in items]
-    return painted_rectangles(rects, even_odd=bool(drawing.get("even_odd")))
+    windings = [item[2] if item[0] == "re" and item[2] == -1 else 1 for item in items]
+    return painted_rectangles(rects, even_odd=bool(drawing.get("even_odd")), windings=windings)
 
 
 def _is_rectangle(drawing: dict) -> bool:

@@ -623,3 +623,29 @@ def test_a_page_filled_with_a_tiling_pattern_keeps_it_around_a_mark() -> None:
 
     original = pymupdf.open(stream=pdf, filetype="pdf")[0]
     assert red_pixels(released) == red_pixels(original) > 5_000
+
+
+def test_a_double_frame_of_nested_rectangles_stays_a_frame_around_a_mark_inside_it() -> None:
+    """An invoice's letterhead framed twice in navy, the frame one fill of four nested
+    rectangles, every other one drawn the other way round so that by the nonzero rule
+    only the two rings between them are painted (pdfparser's Issue668.pdf). A mark
+    inside it had the fill split as the union of the rectangles: the pieces painted the
+    whole letterhead navy over its words, and sanitize cut them as hidden."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((110, 80), "Agency for upkeep, Jane Roe", fontsize=11)
+    frame = (
+        b"0 0.135 0.295 rg 90 800 300 -100 re 92 702 296 96 re 94 798 292 -92 re 96 706 288 88 re f"
+    )
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, frame + b"\n" + doc.xref_stream(xref))  # under the words
+    pdf = doc.tobytes()
+    mark = RedactionMark(page=0, box=normalize(page, _box_of(pdf, "Roe")), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    pixmap = pymupdf.open(stream=output, filetype="pdf")[0].get_pixmap(dpi=72, alpha=False)
+    assert pixmap.pixel(100, 120) == (255, 255, 255)  # inside the inner ring: paper
+    assert pixmap.pixel(91, 120) != (255, 255, 255)  # on the outer ring: navy
+    assert "Agency" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, [mark]).ok

@@ -56,6 +56,14 @@ def test_the_same_frame_by_the_nonzero_rule_covers_them() -> None:
     assert {h.kind for h in find_hidden(page_with(solid))} == {COVERED}
 
 
+def test_a_frame_drawn_the_other_way_round_inside_by_the_nonzero_rule_leaves_them_seen() -> None:
+    """Nested rectangles drawn alternately the other way round (a negative height) cancel
+    inside by the nonzero rule: a double frame (pdfparser's Issue668.pdf invoice)."""
+    double_frame = b"0 g 80 780 120 -60 re 81 721 118 58 re 82 778 116 -56 re 83 723 114 54 re f"
+
+    assert find_hidden(page_with(double_frame)) == []
+
+
 def test_a_mark_in_a_ruled_table_releases_the_rest_of_it() -> None:
     pdf = page_with(TABLE_RULES)
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
