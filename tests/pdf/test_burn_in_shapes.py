@@ -280,19 +280,50 @@ def test_a_frame_with_a_closed_lone_point_keeps_its_sides_around_a_mark(frame: b
     closed at a corner ("730.8 5119.2 m h", a dot on the corner; camelot's us-015.pdf,
     and eu-014.pdf's boxes, "re" then "m s"): the frame went whole under a mark inside
     it. It now keeps its sides."""
+    # Each side of the frame (the page's y runs down: 500 up is 292 down).
+    assert_ink_stays_beside_a_mark(
+        b"q 1 J 2 w 0 G " + frame + b" Q",
+        text_at=(120, 400),
+        ink_at=((300, 292), (300, 492), (100, 392), (500, 392)),
+    )
+
+
+# A circle of radius 50 about the origin, of four curves, outlined 12 wide by what is
+# drawn before it.
+CIRCLE = (
+    b"50 0 m 50 27.6 27.6 50 0 50 c -27.6 50 -50 27.6 -50 0 c"
+    b" -50 -27.6 -27.6 -50 0 -50 c 27.6 -50 50 -27.6 50 0 c S"
+)
+
+
+def assert_ink_stays_beside_a_mark(
+    outline: bytes,
+    *,
+    text_at: tuple[float, float],
+    ink_at: tuple[tuple[int, int], ...],
+    ext_g_state: str | None = None,
+) -> None:
+    """`outline` drawn on a page with "Item Jane Roe" at `text_at`: a mark on "Roe"
+    leaves the black ink at each point of `ink_at`."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    page.insert_text((120, 400), "Item Jane Roe", fontsize=12)
-    append_content(page, b"q 1 J 2 w 0 G " + frame + b" Q")
+    page.insert_text(text_at, "Item Jane Roe", fontsize=12)
+    if ext_g_state is not None:
+        set_resource(page, "ExtGState", ext_g_state)
+    append_content(page, outline)
     pdf = doc.tobytes()
     mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
 
     output = sanitize(burn_in(pdf, [mark]))
 
-    # Each side of the frame (the page's y runs down: 500 up is 292 down).
-    for x, y in ((300, 292), (300, 492), (100, 392), (500, 392)):
+    for x, y in ink_at:
         assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
     assert verify(pdf, output, [mark]).ok
+
+
+# The circle's top, bottom and sides drawn about (150, 550) (the page's y runs down:
+# 500 up is 292 down), a mark 38 pt below it.
+CIRCLE_INK = ((150, 292), (150, 192), (100, 242), (200, 242))
 
 
 def test_a_thick_outline_set_by_a_graphics_state_stays_beside_a_mark() -> None:
@@ -300,25 +331,12 @@ def test_a_thick_outline_set_by_a_graphics_state_stays_beside_a_mark() -> None:
     mitred joins: MuPDF's redaction looks 120 pt past it, and a mark 38 pt away took it
     whole, as it took the outlines of fpdf2's SVG logo (their width set by "gs"). It is
     now split into its sides like an outline whose width "w" sets."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((100, 340), "Item Jane Roe", fontsize=12)
-    set_resource(page, "ExtGState", "<</Thick <</LW 12>>>>")
-    # A circle of radius 50 about (150, 550), of four curves.
-    append_content(
-        page,
-        b"q /Thick gs 0 G 200 550 m 200 577.6 177.6 600 150 600 c 122.4 600 100 577.6 100 550 c"
-        b" 100 522.4 122.4 500 150 500 c 177.6 500 200 522.4 200 550 c S Q",
+    assert_ink_stays_beside_a_mark(
+        b"q /Thick gs 0 G 1 0 0 1 150 550 cm " + CIRCLE + b" Q",
+        text_at=(100, 340),
+        ink_at=CIRCLE_INK,
+        ext_g_state="<</Thick <</LW 12>>>>",
     )
-    pdf = doc.tobytes()
-    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
-
-    output = sanitize(burn_in(pdf, [mark]))
-
-    # The circle's top, bottom and sides (the page's y runs down: 500 up is 292 down).
-    for x, y in ((150, 292), (150, 192), (100, 242), (200, 242)):
-        assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
-    assert verify(pdf, output, [mark]).ok
 
 
 def test_a_graphics_state_gives_its_line_settings_as_the_operators_that_set_them() -> None:
@@ -339,24 +357,13 @@ def test_a_graphics_state_gives_its_line_settings_as_the_operators_that_set_them
 @pytest.mark.parametrize("turn", [b"0.7071 0.7071 -0.7071 0.7071", b"0.7071 0.7071 0.7071 -0.7071"])
 def test_an_outline_drawn_turned_by_45_degrees_stays_beside_a_mark(turn: bytes) -> None:
     """A round outline 12 pt wide drawn through a turn of 45 degrees (mirrored, or
-    not), its centre at (150, 550), a mark 38 pt below it: it went whole, as two
-    petals of fpdf2's SVG logo did. It is now split in default user space."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((100, 340), "Item Jane Roe", fontsize=12)
-    append_content(
-        page,
-        b"q " + turn + b" 150 550 cm 12 w 0 G 50 0 m 50 27.6 27.6 50 0 50 c"
-        b" -27.6 50 -50 27.6 -50 0 c -50 -27.6 -27.6 -50 0 -50 c 27.6 -50 50 -27.6 50 0 c S Q",
+    not), a mark 38 pt below it: it went whole, as two petals of fpdf2's SVG logo did.
+    It is now split in default user space."""
+    assert_ink_stays_beside_a_mark(
+        b"q " + turn + b" 150 550 cm 12 w 0 G " + CIRCLE + b" Q",
+        text_at=(100, 340),
+        ink_at=CIRCLE_INK,
     )
-    pdf = doc.tobytes()
-    mark = RedactionMark(page=0, box=normalize(page, word_box(pdf, "Roe")), legal_reason="(b)(6)")
-
-    output = sanitize(burn_in(pdf, [mark]))
-
-    for x, y in ((150, 292), (150, 192), (100, 242), (200, 242)):
-        assert colour_at(output, x, y) == colour_at(pdf, x, y) == (0, 0, 0)
-    assert verify(pdf, output, [mark]).ok
 
 
 def test_a_turned_panel_a_mark_lies_on_stays_around_the_box() -> None:

@@ -19,8 +19,8 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 
 
-def overstruck(moves: bytes) -> bytes:
-    """A bar, then `moves`, then an "h" and an "x" on one line; a name on the next."""
+def helvetica_page(content: bytes) -> bytes:
+    """A page 300 by 200 whose content is `content`, with Helvetica as /F1."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     font = doc.get_new_xref()
@@ -28,11 +28,15 @@ def overstruck(moves: bytes) -> bytes:
     doc.xref_set_key(page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>>>")
     contents = doc.get_new_xref()
     doc.update_object(contents, "<<>>")
-    text = b"BT /F1 20 Tf 1 0 0 1 20 150 Tm (-) Tj " + moves + b" ET"
-    text += b" BT /F1 12 Tf 20 60 Td (Officer Jane Example) Tj ET"
-    doc.update_stream(contents, text)
+    doc.update_stream(contents, content)
     doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
     return doc.tobytes()
+
+
+def overstruck(moves: bytes) -> bytes:
+    """A bar, then `moves`, then an "h" and an "x" on one line; a name on the next."""
+    text = b"BT /F1 20 Tf 1 0 0 1 20 150 Tm (-) Tj " + moves + b" ET"
+    return helvetica_page(text + b" BT /F1 12 Tf 20 60 Td (Officer Jane Example) Tj ET")
 
 
 def origins(pdf: bytes) -> list[tuple[str, float]]:
@@ -127,21 +131,12 @@ def test_a_text_object_placed_by_its_matrix_stays_put_when_the_last_one_ends_red
     show, which moved 35 pt right (a Chinese invoice's table head, for a mark on its
     title: pdf2docx's demo-table-lattice-one-cell.pdf). Burn-in now starts such text
     objects with "0 0 Td" (`content.text_objects_placed`)."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=300, height=200)
-    font = doc.get_new_xref()
-    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
-    doc.xref_set_key(page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>>>")
-    contents = doc.get_new_xref()
-    doc.update_object(contents, "<<>>")
-    doc.update_stream(
-        contents,
+    pdf = helvetica_page(
         b"q 1 0 0 1 20 150 cm BT /F1 12 Tf " + last + b" ET Q"
-        b" q 1 0 0 1 20 100 cm BT /F1 12 Tf (Visible words) Tj ET Q",
+        b" q 1 0 0 1 20 100 cm BT /F1 12 Tf (Visible words) Tj ET Q"
     )
-    doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
-    pdf = doc.tobytes()
-    secret = pymupdf.open(stream=pdf, filetype="pdf")[0].search_for("Secret")[0]
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    secret = page.search_for("Secret")[0]
     mark = RedactionMark(page=0, box=normalize(page, secret), legal_reason="(b)(6)")
 
     output = sanitize(burn_in(pdf, [mark]))
