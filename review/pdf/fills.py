@@ -257,7 +257,7 @@ def _rectangles(path: list[Operation]) -> tuple[list[Rect], list[int]] | None:
         x, y, width, height = numbers
         rects.append(ordered((x, y, x + width, y + height)))
         windings.append(-1 if (width < 0) != (height < 0) else 1)
-    return rects, windings
+    return (rects, windings) if rects else None
 
 
 def _pieces(

@@ -649,3 +649,11 @@ def test_a_double_frame_of_nested_rectangles_stays_a_frame_around_a_mark_inside_
     assert pixmap.pixel(91, 120) != (255, 255, 255)  # on the outer ring: navy
     assert "Agency" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
     assert verify(pdf, output, [mark]).ok
+
+
+def test_a_fill_with_no_path_is_left_as_it_is() -> None:
+    """A painting operator with no path before it (a damaged government form in
+    govdocs1 paints "f" after "n") paints nothing and is left alone."""
+    data = b"0 g f 10 10 m n f 0 0 100 100 re f"
+
+    assert split_rectangle_fills(data, [(200.0, 200.0, 300.0, 300.0)]) == data
