@@ -40,6 +40,7 @@ from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
 from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
+    PATH_OPERANDS,
     Matrix,
     PathState,
     Rect,
@@ -373,7 +374,7 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
     lone_move = False
     for op in path:
         name = op.operator
-        count = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}.get(name)
+        count = PATH_OPERANDS.get(name)
         numbers = numbers_of(op.operands, count) if count is not None else None
         if numbers is None or (name not in (b"re", b"m") and not subpaths):
             return None

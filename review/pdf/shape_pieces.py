@@ -15,6 +15,8 @@ from __future__ import annotations
 import itertools
 import math
 
+from review.pdf.user_space import bounds_of, meets_any
+
 # Halvings of a curve whose control points reach a box: a 2,000-point curve to 8.
 HUG_HALVINGS = 8
 
@@ -54,11 +56,7 @@ def hugging(outline: Outline, boxes: list[tuple[float, float, float, float]]) ->
 def _halved_clear(
     curve: Segment, boxes: list[tuple[float, float, float, float]], depth: int
 ) -> list[Segment]:
-    xs, ys = [p[0] for p in curve], [p[1] for p in curve]
-    reaches = any(
-        min(xs) < x1 and x0 < max(xs) and min(ys) < y1 and y0 < max(ys) for x0, y0, x1, y1 in boxes
-    )
-    if not reaches or depth == HUG_HALVINGS:
+    if not meets_any(bounds_of([(x, y, x, y) for x, y in curve]), boxes) or depth == HUG_HALVINGS:
         return [curve]
     first, second = _halves(curve, 0.5)
     return _halved_clear(first, boxes, depth + 1) + _halved_clear(second, boxes, depth + 1)

@@ -19,6 +19,7 @@ import math
 from review.pdf.content import Operation
 from review.pdf.user_space import (
     IDENTITY,
+    PATH_OPERANDS,
     Matrix,
     PathState,
     axis_scales,
@@ -31,7 +32,6 @@ from review.pdf.user_space import (
 # axis and the other then differ by under half a percent (a scan's page, skewed by
 # 0.7 degrees and stretched by 0.08%: a Chinese invoice in pdf2docx's test files).
 _EVEN = 0.01
-_POINTS = {b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}
 
 
 def turn_scale(ctm: Matrix, *, stroked: bool) -> float | None:
@@ -70,7 +70,7 @@ def in_default_space(path: list[Operation], ctm: Matrix) -> bytes | None:
             out += [_numbers(point) + b" l" for point in points[1:]]
             out += [b"h"]
             continue
-        count = _POINTS.get(op.operator)
+        count = PATH_OPERANDS.get(op.operator)
         numbers = numbers_of(op.operands, count) if count is not None else None
         if numbers is None:
             return None

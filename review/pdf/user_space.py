@@ -15,6 +15,9 @@ Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 # Points between a piece and the box it makes way for: MuPDF counts a touch as a hit.
 GAP = 0.05
+# How many numbers each path operator takes ("re": x, y, width, height; the others
+# their points' coordinates).
+PATH_OPERANDS = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}
 # A matrix entry this small against the others is float noise (`axis_scales`).
 _NOISE = 1e-6
 

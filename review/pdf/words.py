@@ -26,14 +26,15 @@ import pymupdf
 RawWord = tuple[float, float, float, float, str, int, int, int]
 
 _ZERO_WIDTH_JOINER = "\u200d"
-_DELIMITERS = re.compile("[\x00-\x20\xa0\u202a-\u202e]+")
+# Where extractWORDS ends a word (PyMuPDF's `JM_is_word_delimiter`): white space,
+# no-break space and the direction marks.
+_DELIMITER = "[\x00-\x20\xa0\u202a-\u202e]"
+_ONE_DELIMITER = re.compile(_DELIMITER)
+_DELIMITERS = re.compile(_DELIMITER + "+")
 
 
 def splits_words(char: str) -> bool:
-    """Where extractWORDS ends a word (PyMuPDF's `JM_is_word_delimiter`): white space,
-    no-break space and the direction marks."""
-    code = ord(char) if len(char) == 1 else 0x21
-    return code <= 32 or code == 160 or 0x202A <= code <= 0x202E
+    return _ONE_DELIMITER.fullmatch(char) is not None
 
 
 def _right_to_left(code: int) -> bool:
