@@ -116,8 +116,7 @@ def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathSta
     lengths, phase = state.dash
 
     def dash(offset: float) -> bytes:
-        numbers = b" ".join(map(pdf_number, lengths))
-        return b"[%s] %s d " % (numbers, pdf_number(phase + offset))
+        return b"[%s] %s d " % _dash_from(lengths, phase + offset)
 
     alone, joined = (
         [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in group]
@@ -129,8 +128,23 @@ def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathSta
         alone.append(b"2 J " + b" ".join(joined) + b" %d J" % state.cap)
     else:
         alone += joined
-    restored = b" %d j" % state.join + (b" " + dash(0.0)[:-1] if lengths else b"")
+    restored = b" %d j" % state.join
+    if lengths:  # as it was set, for the paths after these
+        restored += b" [%s] %s d" % (b" ".join(map(pdf_number, lengths)), pdf_number(phase))
     return b"2 j " + b" ".join(alone) + restored
+
+
+def _dash_from(lengths: tuple[float, ...], phase: float) -> tuple[bytes, bytes]:
+    """The operands of "d" for a pattern started `phase` along it, in a form every
+    viewer reads alike: an odd count of lengths written out twice, as the pattern runs
+    (MuPDF takes the phase of "[5] 8 d" modulo 5, not 10), and the phase within one
+    period, not the distance along the path."""
+    if len(lengths) % 2:
+        lengths += lengths
+    period = sum(lengths)
+    if period > 0:
+        phase %= period
+    return b" ".join(map(pdf_number, lengths)), pdf_number(phase)
 
 
 def _curve_outside(

@@ -349,14 +349,16 @@ def test_a_side_a_mark_comes_near_but_does_not_touch_stays_whole() -> None:
 @pytest.mark.parametrize(
     "outline", [b"40 660 532 80 re S", ROUNDED], ids=["rectangle", "round-corners"]
 )
+@pytest.mark.parametrize("dash", [b"[9 6.75] 2 d ", b"[5] 3 d "], ids=["two-lengths", "one"])
 def test_a_dashed_border_drawn_as_its_sides_keeps_its_dashes_where_they_were(
-    outline: bytes,
+    outline: bytes, dash: bytes
 ) -> None:
     """Each side a path of its own would start the dash pattern afresh: every side but
     the first, and whatever follows a cut, came out with its dashes moved (a dashed
     frame around a figure in docling's test files). Each piece starts the pattern
-    where the path had it there."""
-    pdf = bordered_notice(as_lines=False, outline=b"[9 6.75] 2 d " + outline)
+    where the path had it there; a single length ("[5]": five on, five off) too, whose
+    phase MuPDF takes modulo five (an itext page's dashed frame)."""
+    pdf = bordered_notice(as_lines=False, outline=dash + outline)
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
     box = pymupdf.Rect(30, 80, 60, 100)  # across the left side
     mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
