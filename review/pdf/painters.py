@@ -63,14 +63,16 @@ class Painters:
         ] = []
         fills, strokes = {}, {}
         if any(kind in ("fill-path", "stroke-path") for kind, _ in log):
+            logged = _drawings_in_log(log)
             for drawing in page.get_drawings():
+                seqno = logged[drawing["seqno"]]
                 if drawing.get("fill") is not None:
-                    fills[drawing["seqno"]] = drawing
+                    fills[seqno] = drawing
                 if drawing.get("color") is not None and stroke_bands.wide_enough(
                     drawing, WIDE_STROKE_PT
                 ):
                     # A path filled and stroked ("fs") is logged as its fill, then its stroke.
-                    strokes[drawing["seqno"] + (drawing["type"] == "fs")] = drawing
+                    strokes[logged[drawing["seqno"] + (drawing["type"] == "fs")]] = drawing
         masked = (
             {
                 rounded(quad(i["bbox"]))
@@ -229,6 +231,19 @@ class Painters:
 _MAX_BACKGROUNDS = 8
 
 
+def _drawings_in_log(log: Sequence[tuple[str, Quad]]) -> list[int]:
+    """Where each seqno of `get_drawings` stands in the paint log: `get_drawings`
+    numbers no painting of a path that draws nothing ("n f", "10 10 m S"), which the
+    log and `get_texttrace` count. Taken as the same numbers, every fill after such a
+    painting (an SVG converter's "ET f") was given the colour of the one before it, and
+    a pie chart's white labels were found on white and cut as hidden."""
+    return [
+        seqno
+        for seqno, (kind, box) in enumerate(log)
+        if kind not in ("fill-path", "stroke-path") or (box[0] <= box[2] and box[1] <= box[3])
+    ]
+
+
 def _blended(
     colour: tuple[float, float, float], opacity: float, under: tuple[float, float, float]
 ) -> tuple[float, float, float]:
@@ -266,21 +281,24 @@ _BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 
 
 def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
-    """Whether a fill of straight lines and rectangles covers `point`, each subpath
-    closed, by the fill's own rule; None for a fill with curves, or a point on an
-    edge."""
+    """Whether a fill covers `point`, each subpath closed, by the fill's own rule; None
+    for a point on an edge or next to a curve (`_chords`: a pie chart's slice under its
+    white label)."""
     subpaths: list[list[Point]] = []
     for item in drawing["items"]:
         if item[0] in ("re", "qu"):
             corners = _corners(item)
             subpaths.append([(p.x, p.y) for p in corners])
             continue
-        if item[0] != "l":
-            return None
-        start, end = (item[1].x, item[1].y), (item[2].x, item[2].y)
-        if not subpaths or math.dist(subpaths[-1][-1], start) > 1e-6:  # a new subpath
-            subpaths.append([start])
-        subpaths[-1].append(end)
+        if item[0] == "l":
+            line: list[Point] | None = [(item[1].x, item[1].y), (item[2].x, item[2].y)]
+        else:
+            line = _chords([(p.x, p.y) for p in item[1:5]], point)
+            if line is None:
+                return None
+        if not subpaths or math.dist(subpaths[-1][-1], line[0]) > 1e-6:  # a new subpath
+            subpaths.append([line[0]])
+        subpaths[-1].extend(line[1:])
     edges = [
         (a, b)
         for points in subpaths
@@ -288,6 +306,50 @@ def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
         if a != b
     ]
     return holds(edges, bool(drawing.get("even_odd")), point)
+
+
+# Halvings of a curve before a point still within its control points' hull counts as
+# on its edge (a curve halved six times lies within a 64th of its size of its chords).
+CURVE_HALVINGS = 6
+
+
+def _chords(curve: list[Point], point: Point, depth: int = 0) -> list[Point] | None:
+    """The points of a polyline that a curve (start, two controls, end) can stand for
+    when asking whether a fill holds `point`: the curve bends away from its chord only
+    within the hull of its control points, so where `point` lies outside that hull the
+    chord winds round it as the curve does. A curve whose hull holds the point is
+    halved (de Casteljau) until its halves' hulls do not; None if they still do after
+    `CURVE_HALVINGS`."""
+    if not _in_hull(curve, point):
+        return [curve[0], curve[3]]
+    if depth == CURVE_HALVINGS:
+        return None
+    p0, p1, p2, p3 = curve
+    a, b, c = _middle(p0, p1), _middle(p1, p2), _middle(p2, p3)
+    d, e = _middle(a, b), _middle(b, c)
+    m = _middle(d, e)
+    first = _chords([p0, a, d, m], point, depth + 1)
+    second = _chords([m, e, c, p3], point, depth + 1)
+    return None if first is None or second is None else first + second[1:]
+
+
+def _middle(a: Point, b: Point) -> Point:
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def _in_hull(points: list[Point], point: Point) -> bool:
+    """`point` lies in the convex hull of four points (the union of the triangles of
+    any three), its edges included."""
+    for skipped in range(4):
+        a, b, c = (p for i, p in enumerate(points) if i != skipped)
+        sides = [_cross(a, b, point), _cross(b, c, point), _cross(c, a, point)]
+        if all(side >= 0 for side in sides) or all(side <= 0 for side in sides):
+            return True
+    return False
+
+
+def _cross(a: Point, b: Point, p: Point) -> float:
+    return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
 
 
 def _corners(item: tuple) -> list[pymupdf.Point]:

@@ -41,8 +41,8 @@ WHITE = (1.0, 1.0, 1.0)
 class PaintLog(mupdf.FzDevice2):
     """One pass over a page's painting, recording what `Page.get_bboxlog` records (the
     kind and box of each painting operation, in order, so an index is the seqno that
-    `get_texttrace` and `get_drawings` report), what each operation can reach (its box
-    within the bounds of the clips it paints through) and whether the page is plain.
+    `get_texttrace` reports; `get_drawings` skips paths of nothing), what each can reach
+    (its box within the bounds of the clips it paints through) and whether it is plain.
 
     A page is plain when nothing on it can be hidden, judged by whole painting
     operations and always erring towards "not plain": every text is filled (no render

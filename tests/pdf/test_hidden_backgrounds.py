@@ -26,7 +26,9 @@ ROUNDED = (
 RECTANGLE = b"80 560 440 160 re f"
 
 
-def title_on_a_box(fill: bytes, box: bytes, *, opacity: float = 1.0) -> bytes:
+def title_on_a_box(
+    fill: bytes, box: bytes, *, opacity: float = 1.0, baseline: bytes = b"120 620"
+) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 60), "Quarterly review", fontsize=12)
@@ -34,7 +36,7 @@ def title_on_a_box(fill: bytes, box: bytes, *, opacity: float = 1.0) -> bytes:
     append_content(
         page,
         b"q /Box gs " + fill + b" rg " + box + b" Q"
-        + b" BT 1 1 1 rg /helv 40 Tf 120 620 Td (Layer) Tj ET",
+        + b" BT 1 1 1 rg /helv 40 Tf " + baseline + b" Td (Layer) Tj ET",
     )  # fmt: skip
     return doc.tobytes()
 
@@ -75,3 +77,34 @@ def test_white_text_over_a_thin_slanted_white_bar_is_seen() -> None:
     output = sanitize(burn_in(pdf, []))
     assert "Layer" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
     assert verify(pdf, output, []).ok
+
+
+def test_white_text_on_a_box_painted_after_a_fill_of_no_path_is_seen() -> None:
+    """`get_drawings` gives no number to a fill of no path ("n f"; an SVG converter
+    writes "ET f"), which the paint log counts: each later fill was taken for the one
+    before it, and white percentages on a pie chart's slices were cut as white on white
+    (iText's pie3DChart.pdf)."""
+    pdf = title_on_a_box(BLUE, b"n f 10 10 m f " + ROUNDED)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "Layer" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+
+
+# A quarter of a disc about (500, 700), 400 pt across, its curve bowing towards the
+# page's lower left: its box reaches (100, 300), which the disc does not.
+QUARTER_DISC = b"500 700 m 100 700 l 100 479.1 279.1 300 500 300 c h f"
+
+
+@pytest.mark.parametrize(
+    ("baseline", "hidden"), [(b"120 620", []), (b"120 320", [(SAME_COLOUR, "Layer")])]
+)
+def test_a_curved_fill_is_behind_white_text_only_where_it_reaches(
+    baseline: bytes, hidden: list[tuple[str, str]]
+) -> None:
+    """A fill with curves was behind a glyph or not, both counted, wherever its box
+    reached: white text beside the disc, on the bare page, was taken as perhaps seen
+    and released though no reader could see it. The curve is now followed."""
+    pdf = title_on_a_box(BLUE, QUARTER_DISC, baseline=baseline)
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == hidden
