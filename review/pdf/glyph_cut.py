@@ -86,7 +86,7 @@ def drop_glyphs(page: pymupdf.Page, glyphs: Sequence[Glyph]) -> None:
         else:
             targets.setdefault(_cell(ord(char), origin), []).append(_Target(origin, {rank}, made))
             made += 1
-    _filter(page, _Chooser(targets, [], to_page))
+    run_filter(page, _Chooser(targets, [], to_page))
 
 
 def drop_slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
@@ -122,7 +122,18 @@ def drop_covered_glyphs(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
     drop_glyphs(page, ranked(page, under))
 
 
-def _filter(page: pymupdf.Page, chooser: _Chooser) -> None:
+class FilterChooser(mupdf.PdfSanitizeFilterOptions2):
+    """What MuPDF's sanitize filter asks about each glyph and image (`run_filter`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # An exception cannot cross MuPDF's C frames: kept, and raised after the filter.
+        self.error: Exception | None = None
+
+
+def run_filter(page: pymupdf.Page, chooser: FilterChooser) -> None:
+    """Rewrite `page`'s content, and each form it draws as an instance of its own,
+    through MuPDF's sanitize filter asking `chooser`."""
     factory = _SanitizeFactory(chooser)
     options = mupdf.PdfFilterOptions()
     options.recurse = 1
@@ -181,7 +192,7 @@ def drop_images(page: pymupdf.Page, placements: Sequence[Placement]) -> list[Pla
     if not placements:
         return []
     targets = [_ImageTarget(box, rank) for box, rank in placements]
-    _filter(page, _Chooser({}, targets, pdf_to_page(page)))
+    run_filter(page, _Chooser({}, targets, pdf_to_page(page)))
     return [(t.box, t.rank) for t in targets if not t.dropped]
 
 
@@ -193,7 +204,7 @@ def ranked_images(drawn: Sequence[Quad], hidden: Sequence[tuple[Quad, int]]) -> 
     ]
 
 
-class _Chooser(mupdf.PdfSanitizeFilterOptions2):
+class _Chooser(FilterChooser):
     def __init__(
         self,
         targets: dict[_Cell, list[_Target]],
@@ -208,8 +219,6 @@ class _Chooser(mupdf.PdfSanitizeFilterOptions2):
         self.images = images
         self.codes = {code for code, _, _ in targets}
         self.to_page = to_page
-        # An exception cannot cross MuPDF's C frames: kept, and raised after the filter.
-        self.error: Exception | None = None
 
     def text_filter(self, ctx, ucsbuf, ucslen, trm, ctm, bbox, tr, ca, ca_stroke) -> int:  # noqa: ANN001, PLR0913
         try:
@@ -230,7 +239,7 @@ class _Chooser(mupdf.PdfSanitizeFilterOptions2):
                     drop = drop or target.seen in target.ranks
                     target.seen += 1
             return int(drop)
-        except Exception as exc:  # noqa: BLE001 - re-raised by _filter
+        except Exception as exc:  # noqa: BLE001 - re-raised by run_filter
             self.error = exc
             return 0
 
@@ -255,7 +264,7 @@ class _Chooser(mupdf.PdfSanitizeFilterOptions2):
                         target.seen += 1
                 if drop:
                     return None
-        except Exception as exc:  # noqa: BLE001 - re-raised by _filter
+        except Exception as exc:  # noqa: BLE001 - re-raised by run_filter
             self.error = exc
         return mupdf.ll_fz_keep_image(image)
 
@@ -263,7 +272,7 @@ class _Chooser(mupdf.PdfSanitizeFilterOptions2):
 class _SanitizeFactory(mupdf.PdfFilterFactory2):
     """MuPDF's own sanitize filter, asking `chooser` about each glyph."""
 
-    def __init__(self, chooser: _Chooser) -> None:
+    def __init__(self, chooser: FilterChooser) -> None:
         super().__init__()
         self.use_virtual_filter()
         self.chooser = chooser  # not `options`: that names a field of the C struct

@@ -291,11 +291,12 @@ def _holds(drawing: dict, point: tuple[float, float]) -> bool | None:
             subpaths.append([(p.x, p.y) for p in corners])
             continue
         if item[0] == "l":
-            line: list[Point] | None = [(item[1].x, item[1].y), (item[2].x, item[2].y)]
+            line = [(item[1].x, item[1].y), (item[2].x, item[2].y)]
         else:
-            line = _chords([(p.x, p.y) for p in item[1:5]], point)
-            if line is None:
+            chords = _chords([(p.x, p.y) for p in item[1:5]], point)
+            if chords is None:
                 return None
+            line = chords
         if not subpaths or math.dist(subpaths[-1][-1], line[0]) > 1e-6:  # a new subpath
             subpaths.append([line[0]])
         subpaths[-1].extend(line[1:])

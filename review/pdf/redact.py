@@ -42,6 +42,7 @@ from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import gs_fonts_named, name_every_resource
 from review.pdf.stamps import stamp, stamps_by_box
+from review.pdf.stencils import finer_stencils, one_bit_stencils
 from review.pdf.text_reach import text_rect, text_words
 from review.pdf.text_state import explicit_text_state, restore_text_state
 
@@ -342,6 +343,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
         )
         drop_covered_glyphs(page, quads)
         text = pymupdf.PDF_REDACT_TEXT_NONE
+    finer_stencils(page, quads)  # a rule drawn as one stretched pixel stays beside a box
     for rect in rects:
         page.add_redact_annot(rect, fill=False, cross_out=False)
     page.apply_redactions(
@@ -349,6 +351,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
+    one_bit_stencils(page)
 
 
 def _fill_and_stamp(
