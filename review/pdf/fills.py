@@ -93,12 +93,20 @@ def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
 
 
 def _paints_with_patterns(page: pymupdf.Page) -> bool:
-    """The page's resources hold patterns. The bbox log has a pattern's cells, drawn
-    once, not the shape it fills: a page filled with a tiling pattern went whole under
-    a mark (veraPDF's 6-2-4-3 colour space tests)."""
-    page_obj = pymupdf.mupdf.pdf_page_from_fz_page(page.this).obj()
-    resources = pymupdf.mupdf.pdf_dict_get_inheritable(page_obj, _RESOURCES)
-    return pymupdf.mupdf.pdf_dict_len(pymupdf.mupdf.pdf_dict_get(resources, _PATTERN)) > 0
+    """The resources of the page, or of a form it draws, hold patterns. The bbox log has
+    a pattern's cells, drawn once, or its shading, not the shape it fills: a page filled
+    with a tiling pattern went whole under a mark (veraPDF's 6-2-4-3 colour space
+    tests), and so did a gradient a form fills its box with (iText's background
+    images)."""
+    pdf_page = pymupdf.mupdf.pdf_page_from_fz_page(page.this)
+    resources = [pymupdf.mupdf.pdf_dict_get_inheritable(pdf_page.obj(), _RESOURCES)]
+    for xref, *_ in page.get_xobjects():
+        form = pymupdf.mupdf.pdf_load_object(pdf_page.doc(), xref)
+        resources.append(pymupdf.mupdf.pdf_dict_get(form, _RESOURCES))
+    return any(
+        pymupdf.mupdf.pdf_dict_len(pymupdf.mupdf.pdf_dict_get(held, _PATTERN)) > 0
+        for held in resources
+    )
 
 
 def _split_wanted(bbox: Sequence[float], boxes: Sequence[pymupdf.Rect]) -> bool:

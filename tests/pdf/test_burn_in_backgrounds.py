@@ -591,10 +591,12 @@ def test_a_colour_set_between_a_split_outline_and_its_painting_stays_set() -> No
     assert drawn.pixel(250, 100) == (255, 0, 0)  # the line at y 200, seen from the top
 
 
-def test_a_page_filled_with_a_tiling_pattern_keeps_it_around_a_mark() -> None:
+@pytest.mark.parametrize("in_form", [False, True], ids=["page", "form"])
+def test_a_page_filled_with_a_tiling_pattern_keeps_it_around_a_mark(in_form: bool) -> None:
     """The bbox log lists a pattern's cell, drawn once, not the rectangle it fills, so
     the page's pattern fill was never split and went whole under any mark (veraPDF's
-    6-2-4-3 colour space tests)."""
+    6-2-4-3 colour space tests); so did a pattern a form names in its own resources
+    (iText's background images: a gradient filling a form's box)."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     tile = doc.get_new_xref()
@@ -604,11 +606,23 @@ def test_a_page_filled_with_a_tiling_pattern_keeps_it_around_a_mark() -> None:
         " /XStep 100 /YStep 100 /Resources << >> >>",
     )
     doc.update_stream(tile, b"0.8 0.1 0.2 rg 10 10 20 20 re f")
+    filled = b"q /Pattern cs /P0 scn 0 0 612 792 re f Q"
     drawn = doc.get_new_xref()
     doc.update_object(drawn, "<<>>")
-    doc.update_stream(drawn, b"q /Pattern cs /P0 scn 0 0 612 792 re f Q")
+    if in_form:
+        form = doc.get_new_xref()
+        doc.update_object(
+            form,
+            "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792]"
+            f" /Resources << /Pattern << /P0 {tile} 0 R >> >> >>",
+        )
+        doc.update_stream(form, filled)
+        doc.update_stream(drawn, b"q /Fm0 Do Q")
+        set_resource(page, "XObject/Fm0", f"{form} 0 R")
+    else:
+        doc.update_stream(drawn, filled)
+        set_resource(page, "Pattern/P0", f"{tile} 0 R")
     page.set_contents(drawn)
-    set_resource(page, "Pattern/P0", f"{tile} 0 R")
     page.insert_text((72, 100), "Contact Jane Roberts today", fontsize=11)
     pdf = doc.tobytes()
     box = _box_of(pdf, "Roberts")
