@@ -38,6 +38,7 @@ from review.pdf.geometry import (
 from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
+from review.pdf.inline_images import inline_colour_spaces_named
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import gs_fonts_named, name_every_resource
@@ -115,6 +116,7 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     spell_out_for_the_filter(doc)
     name_every_resource(doc)
     gs_fonts_named(doc)
+    inline_colour_spaces_named(doc)
     return explicit_text_state(doc)
 
 
