@@ -634,6 +634,35 @@ def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
     assert report.ok, report.failures
 
 
+TO_UNICODE = (
+    "%!PS-Adobe-3.0 Resource-CMap\n%%Title: (Adobe-Identity-UCS Adobe Identity 0)\n"
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+    "1 begincodespacerange <00> <FF> endcodespacerange\n"
+    "1 beginbfchar <21> <0041> endbfchar\n"
+    "{note} endcmap CMapName currentdict /CMap defineresource pop end end\n"
+)
+
+
+@pytest.mark.parametrize(("note", "passes"), [("", True), ("(Adobe)", False)])
+def test_a_redacted_word_that_a_to_unicode_map_names_itself_by_passes(
+    note: str, passes: bool
+) -> None:
+    """A ToUnicode CMap names its character collection and itself "Adobe" (the
+    /Registry, the /CMapName, its comments): no text. The gate refused every release
+    of an agenda that redacted "Adobe Systems Europe Limited" (iText's test files);
+    the word anywhere else in the map still fails."""
+    pdf, output, marks, cmap = _release_and_add(
+        "Exported from Adobe software by the clerk", "Adobe", "<< >>"
+    )
+    output.update_stream(cmap, TO_UNICODE.format(note=note).encode())
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert report.ok is passes, report.failures
+
+
 def test_a_redacted_word_in_an_untyped_dictionary_without_flags_still_fails() -> None:
     pdf, output, marks, _ = _release_and_add(
         "Published by the Roman Times weekly", "Times", "<< /FontName /Notes /Info (Times) >>"
