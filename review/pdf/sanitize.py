@@ -12,7 +12,9 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
 - the /Names tree (embedded files, document JavaScript), /OpenAction and every /AA
   additional-actions entry, so no script or action survives;
 - the outline (bookmark titles carry text), article threads, page thumbnails,
-  /PieceInfo (private application data), the structure tree (/ActualText and /Alt
+  /PieceInfo and any other private key of the catalog or a page (application data: the
+  catalog and the pages keep only what draws and shows the pages, `CATALOG_KEEPS`,
+  `PAGE_KEEPS`), the structure tree (/ActualText and /Alt
   strings can repeat page text), and every marked-content property list but optional
   content's, in the stream or named (/ActualText, a placed page's author and title:
   `marked_content.py`);
@@ -65,26 +67,38 @@ from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
 
-CATALOG_KEYS = (
-    "Names",  # EmbeddedFiles, JavaScript, templates
-    "OpenAction",
-    "AA",
-    "Outlines",
-    "AcroForm",
-    "OCProperties",
-    "Metadata",
-    "Threads",
-    "PieceInfo",
-    "StructTreeRoot",
-    "MarkInfo",
-    "Collection",  # portfolio view of embedded files
-    "SpiderInfo",
-    "URI",
-    "Perms",
-    "DSS",
-    "Info",  # MuPDF puts a /Producer-only /Info here in new documents
+# What a catalog and a page keep: what draws the pages and how a viewer shows them. Any
+# other key goes, the ones this module names (the /Names tree, /OpenAction, /AA, the
+# outline, the AcroForm, /OCProperties, /Metadata, /PieceInfo, the structure tree,
+# /Annots, /Thumb) and any a producer made up: Quite Imposing keeps its command history
+# as an embedded file under its own catalog key (/QITE_DocInfo, grobid's test files).
+CATALOG_KEEPS = (
+    "Type",
+    "Pages",
+    "Version",
+    "Extensions",
+    "PageLabels",
+    "PageLayout",
+    "PageMode",
+    "ViewerPreferences",
+    "OutputIntents",  # the colours the pages are drawn for
+    "Lang",
 )
-PAGE_KEYS = ("Annots", "AA", "Thumb", "PieceInfo", "Metadata", "B")
+PAGE_KEEPS = (
+    "Type",
+    "Parent",
+    "Resources",
+    "Contents",
+    "MediaBox",
+    "CropBox",
+    "BleedBox",
+    "TrimBox",
+    "ArtBox",
+    "Rotate",
+    "UserUnit",
+    "Group",  # the page's transparency group: how it blends
+    "OutputIntents",
+)
 # Keys that carry a document's own data on any object: XMP metadata, associated files,
 # private application data (a form's /PieceInfo), and what pdfTeX records of an included
 # PDF figure: its file's path and its whole document info (author, title).
@@ -126,20 +140,24 @@ def sanitize(pdf: bytes) -> bytes:
                 hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
-            _delete_keys(doc, page.xref, PAGE_KEYS)
+            _keep_only(doc, page.xref, PAGE_KEEPS)
         if hidden_image_boxes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
         _drop_property_lists(doc)
         _blank_hidden_xobjects(doc, off_groups)
         _unnamed_layers(doc)
-        _delete_keys(doc, doc.pdf_catalog(), CATALOG_KEYS)
+        _keep_only(doc, doc.pdf_catalog(), CATALOG_KEEPS)
         _drop_object_metadata(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
         return save(doc, explicit)
     finally:
         doc.close()
+
+
+def _keep_only(doc: pymupdf.Document, xref: int, keeps: tuple[str, ...]) -> None:
+    _delete_keys(doc, xref, tuple(key for key in doc.xref_get_keys(xref) if key not in keeps))
 
 
 def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> None:
