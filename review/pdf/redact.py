@@ -345,7 +345,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
         )
         drop_covered_glyphs(page, quads)
         text = pymupdf.PDF_REDACT_TEXT_NONE
-    finer_stencils(page, quads)  # a rule drawn as one stretched pixel stays beside a box
+    stencilled = finer_stencils(page, quads)  # a one-pixel rule stays beside a box
     for rect in rects:
         page.add_redact_annot(rect, fill=False, cross_out=False)
     page.apply_redactions(
@@ -353,7 +353,8 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
-    one_bit_stencils(page)
+    if stencilled:
+        one_bit_stencils(page)
 
 
 def _fill_and_stamp(

@@ -40,15 +40,16 @@ _EIGHT_BIT_STENCIL = re.compile(
 )
 
 
-def finer_stencils(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
+def finer_stencils(page: pymupdf.Page, boxes: Sequence[Quad]) -> bool:
     """Draw each stencil of at most `MOST_PIXELS` that a box meets in pixels of at most
-    `PIXEL_PT`, its picture unchanged."""
-    if not any(
-        info["colorspace"] == 0 and info["width"] * info["height"] <= MOST_PIXELS
-        for info in page.get_image_info()
-    ):
-        return
-    run_filter(page, _Finer(page, boxes))
+    `PIXEL_PT`, its picture unchanged. Whether the page draws any stencil at all (most
+    draw none, and need no `one_bit_stencils` either)."""
+    sizes = [
+        info["width"] * info["height"] for info in page.get_image_info() if info["colorspace"] == 0
+    ]
+    if any(size <= MOST_PIXELS for size in sizes):
+        run_filter(page, _Finer(page, boxes))
+    return bool(sizes)
 
 
 class _Finer(FilterChooser):

@@ -285,9 +285,11 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
 # The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only,
 # which name the character collection's registry and ordering ("Adobe", "Identity").
 _CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
-# What else a CMap program names itself by: its /CMapName, and its comments ("%%Title:
-# (Adobe-Identity-UCS Adobe Identity 0)").
-_CMAP_NAMES = re.compile(rb"/CMapName\s*/[^\s/\[\]()<>{}%]+|%[^\r\n]*")
+# A CMap program (a font's ToUnicode map), as it starts: comments, then "/CIDInit".
+_CMAP_PROGRAM = re.compile(rb"(?:\s*%[^\r\n]*)*\s*/CIDInit\s*/ProcSet\s+findresource")
+# What else a CMap program names itself by: its /CMapName, and its comments on lines of
+# their own ("%%Title: (Adobe-Identity-UCS Adobe Identity 0)").
+_CMAP_NAMES = re.compile(rb"/CMapName\s*/[^\s/\[\]()<>{}%]+|^%[^\r\n]*", re.M)
 
 
 def _side_channel_hits(
@@ -338,7 +340,7 @@ def _side_channel_hits(
             data = out.xref_stream_raw(xref)
         if not data or _is_colour_profile(out, xref, data):
             continue
-        if b"begincmap" in data:
+        if _is_cmap_program(out, xref, data):
             # A CMap program names its character collection, no text: every ToUnicode
             # map says "Adobe", which a reviewer may redact on a page.
             data = _CMAP_NAMES.sub(b"", _CHARACTER_COLLECTION.sub(b"", data))
@@ -389,6 +391,16 @@ def _is_colour_profile(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
     maker ("Copyright 2002 - 2003 Apple Computer Inc."), never the document's text, and
     a reviewer who redacts "Apple Computer" on a page must still be able to release it."""
     return doc.xref_get_key(xref, "N")[0] == "int" and data[36:40] == b"acsp"
+
+
+def _is_cmap_program(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
+    """A CMap program (a font's ToUnicode map): it starts as one, and no page or form
+    draws it as its content."""
+    return (
+        _CMAP_PROGRAM.match(data) is not None
+        and doc.xref_get_key(xref, "Subtype")[1] != "/Form"
+        and not any(xref in page.get_contents() for page in doc)
+    )
 
 
 def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
