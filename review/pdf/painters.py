@@ -65,14 +65,16 @@ class Painters:
         if any(kind in ("fill-path", "stroke-path") for kind, _ in log):
             logged = _drawings_in_log(log)
             for drawing in page.get_drawings():
-                seqno = logged[drawing["seqno"]]
+                # A path filled and stroked ("fs") is logged as its fill, then its stroke.
+                fill, stroke = drawing["seqno"], drawing["seqno"] + (drawing["type"] == "fs")
+                if stroke >= len(logged):
+                    continue  # numbered past the log: nothing of the log to describe
                 if drawing.get("fill") is not None:
-                    fills[seqno] = drawing
+                    fills[logged[fill]] = drawing
                 if drawing.get("color") is not None and stroke_bands.wide_enough(
                     drawing, WIDE_STROKE_PT
                 ):
-                    # A path filled and stroked ("fs") is logged as its fill, then its stroke.
-                    strokes[logged[drawing["seqno"] + (drawing["type"] == "fs")]] = drawing
+                    strokes[logged[stroke]] = drawing
         masked = (
             {
                 rounded(quad(i["bbox"]))
