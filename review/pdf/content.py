@@ -69,6 +69,7 @@ _SHOWN_UNPLACED = re.compile(
     + rb"*[\[(<]"
 )
 _MOVES = (b"Td", b"TD", b"Tm", b"T*", b"'", b'"')
+_INLINE_IMAGE = re.compile(rb"(?<![A-Za-z0-9_.*'\"])BI" + TOKEN_END)
 
 
 def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
@@ -137,7 +138,7 @@ def is_operand(word: bytes) -> bool:
     return True
 
 
-def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
+def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
     """Rewrite the content streams of every page, and the form XObjects they draw, where
     MuPDF 1.28's content filter, which every redaction and every save that cleans
     content runs, would draw them differently:
@@ -164,7 +165,10 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
       a colour equal to the last one it wrote, and "cs" alone sets the space's initial
       colour, full ink for a separation (an Adobe technical note, pdfcpu's
       5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
-      black)."""
+      black).
+
+    Returns the streams that draw an inline image (for `inline_images`, which would
+    otherwise read every stream again)."""
     streams: dict[int, float | None] = {}
     for page in doc:
         leading: float | None = 0.0  # a page starts with no leading
@@ -178,10 +182,13 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
                 leading = None
         for form in page.get_xobjects():
             streams.setdefault(form[0], None)  # a form inherits it
+    inline_images = set()
     for xref, leading in streams.items():
         data = read_content(doc, xref)
         if not data:
             continue
+        if _INLINE_IMAGE.search(data):
+            inline_images.add(xref)
         spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
         if (
             _ZERO_MOVE.search(spelled)
@@ -195,6 +202,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> None:
             spelled = text_objects_placed(spelled)
         if spelled != data:
             doc.update_stream(xref, spelled)
+    return inline_images
 
 
 def text_objects_placed(data: bytes) -> bytes:

@@ -67,13 +67,14 @@ _RESOURCES = pymupdf.mupdf.PdfObj(pymupdf.mupdf.PDF_ENUM_NAME_Resources)
 _PATTERN = pymupdf.mupdf.PdfObj(pymupdf.mupdf.PDF_ENUM_NAME_Pattern)
 
 
-def split_fills(page: pymupdf.Page, boxes: Sequence[pymupdf.Rect]) -> None:
+def split_fills(
+    page: pymupdf.Page, boxes: Sequence[pymupdf.Rect], log: Sequence[tuple[str, Sequence[float]]]
+) -> None:
     """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
-    not contain as their pieces around the boxes (see the module's docstring)."""
+    not contain as their pieces around the boxes (see the module's docstring). `log`:
+    the page's bbox log (`get_bboxlog`)."""
     if not _paints_with_patterns(page) and not any(
-        _split_wanted(bbox, boxes)
-        for kind, bbox in page.get_bboxlog()
-        if kind in ("fill-path", "stroke-path")
+        _split_wanted(bbox, boxes) for kind, bbox in log if kind in ("fill-path", "stroke-path")
     ):
         return  # the usual page: read in C, not lexed in Python
     doc = page.parent

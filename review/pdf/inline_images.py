@@ -33,9 +33,11 @@ _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
 _ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|[\r\n]|.)", re.S)
 
 
-def inline_colour_spaces_named(doc: pymupdf.Document) -> None:
-    """Name each inline image's colour space under /CS, arrays as resources (module
-    docstring)."""
+def inline_colour_spaces_named(doc: pymupdf.Document, streams: set[int]) -> None:
+    """Name the colour space of each inline image in `streams` (the page and form
+    content streams that draw one) under /CS, arrays as resources (module docstring)."""
+    if not streams:
+        return  # most documents draw no inline image
     owners: dict[int, list[int]] = {}  # content stream -> objects whose /Resources it uses
     for page in doc:
         for xref in page.get_contents():
@@ -43,7 +45,7 @@ def inline_colour_spaces_named(doc: pymupdf.Document) -> None:
         for form in page.get_xobjects():
             owners.setdefault(form[0], [form[0]])
     for xref, users in owners.items():
-        data = read_content(doc, xref)
+        data = read_content(doc, xref) if xref in streams else None
         if not data or not _NOT_CS.search(data):
             continue
         named: dict[bytes, bytes] = {}  # array, as a resource writes it -> its name

@@ -113,10 +113,10 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     save runs: operators it would draw otherwise written out, every form naming its own
     resources and every font it sets. Returns the text state the forms set, which `save`
     restores after it."""
-    spell_out_for_the_filter(doc)
+    inline_images = spell_out_for_the_filter(doc)
     name_every_resource(doc)
     gs_fonts_named(doc)
-    inline_colour_spaces_named(doc)
+    inline_colour_spaces_named(doc, inline_images)
     return explicit_text_state(doc)
 
 
@@ -325,7 +325,8 @@ def _empty(page: pymupdf.Page) -> None:
 
 
 def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
-    split_fills(page, rects)  # the background a box lies on stays around it
+    log = page.get_bboxlog()
+    split_fills(page, rects, log)  # the background a box lies on stays around it
     # Text first, each box narrowed off the words it only grazes; then pixels, line art
     # under the boxes. Where no box is narrowed, one pass does all.
     words, slanted = text_words(page)
@@ -345,7 +346,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
         )
         drop_covered_glyphs(page, quads)
         text = pymupdf.PDF_REDACT_TEXT_NONE
-    stencilled = finer_stencils(page, quads)  # a one-pixel rule stays beside a box
+    stencilled = finer_stencils(page, quads, log)  # a one-pixel rule stays beside a box
     for rect in rects:
         page.add_redact_annot(rect, fill=False, cross_out=False)
     page.apply_redactions(

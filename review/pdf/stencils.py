@@ -25,7 +25,7 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.content import read_content
-from review.pdf.geometry import Quad, intersects, pdf_to_page
+from review.pdf.geometry import Quad, intersects, pdf_to_page, quad
 from review.pdf.glyph_cut import FilterChooser, run_filter
 
 # Pixels a stencil may have to be drawn again: one, or a few (a dotted rule).
@@ -40,16 +40,20 @@ _EIGHT_BIT_STENCIL = re.compile(
 )
 
 
-def finer_stencils(page: pymupdf.Page, boxes: Sequence[Quad]) -> bool:
+def finer_stencils(
+    page: pymupdf.Page, boxes: Sequence[Quad], log: Sequence[tuple[str, Quad]]
+) -> bool:
     """Draw each stencil of at most `MOST_PIXELS` that a box meets in pixels of at most
-    `PIXEL_PT`, its picture unchanged. Whether the page draws any stencil at all (most
-    draw none, and need no `one_bit_stencils` either)."""
-    sizes = [
-        info["width"] * info["height"] for info in page.get_image_info() if info["colorspace"] == 0
-    ]
-    if any(size <= MOST_PIXELS for size in sizes):
-        run_filter(page, _Finer(page, boxes))
-    return bool(sizes)
+    `PIXEL_PT`, its picture unchanged. `log`: the page's bbox log (`get_bboxlog`), where
+    most pages show no stencil a box meets. Whether one does (then the redaction
+    rewrites it, and `one_bit_stencils` has work)."""
+    if not any(
+        kind == "fill-imgmask" and any(intersects(quad(bbox), box) for box in boxes)
+        for kind, bbox in log
+    ):
+        return False
+    run_filter(page, _Finer(page, boxes))
+    return True
 
 
 class _Finer(FilterChooser):
