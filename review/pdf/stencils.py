@@ -7,7 +7,8 @@ whole rule: a mark in a table cell took its row's rules across the table (CERMIN
 test1.pdf). Before the redaction, each such stencil a box meets is drawn again as the
 same picture in pixels of at most half a point, so the redaction clears only the
 pixels under the box. A stencil paints in the colour in force, so the new one draws
-exactly what the old one did.
+exactly what the old one did; so is an image of a few pixels in a device colour space
+(a coloured band drawn as one stretched pixel turned white from end to end).
 
 MuPDF 1.28.2's redaction writes an inline stencil it cleared pixels of with 8 bits a
 pixel ("BI /W 64/H 64/BPC 8/IM true"), which no reader takes as a stencil (one bit a
@@ -43,17 +44,24 @@ _EIGHT_BIT_STENCIL = re.compile(
 def finer_stencils(
     page: pymupdf.Page, boxes: Sequence[Quad], log: Sequence[tuple[str, Quad]]
 ) -> bool:
-    """Draw each stencil of at most `MOST_PIXELS` that a box meets in pixels of at most
-    `PIXEL_PT`, its picture unchanged. `log`: the page's bbox log (`get_bboxlog`), where
-    most pages show no stencil a box meets. Whether one does (then the redaction
-    rewrites it, and `one_bit_stencils` has work)."""
-    if not any(
-        kind == "fill-imgmask" and any(intersects(quad(bbox), box) for box in boxes)
+    """Draw each stencil, or image in a device colour space without a mask, of at most
+    `MOST_PIXELS` that a box meets in pixels of at most `PIXEL_PT`, its picture
+    unchanged. `log`: the page's bbox log (`get_bboxlog`), where most pages show no
+    image a box meets. Whether a stencil does (then the redaction rewrites it, and
+    `one_bit_stencils` has work)."""
+    met = {
+        kind
         for kind, bbox in log
-    ):
-        return False
-    run_filter(page, _Finer(page, boxes))
-    return True
+        if kind in ("fill-imgmask", "fill-image")
+        and any(intersects(quad(bbox), box) for box in boxes)
+    }
+    if met:
+        run_filter(page, _Finer(page, boxes))
+    return "fill-imgmask" in met
+
+
+# An image's colour spaces that the new image can name: the device spaces, by components.
+_DEVICE_SPACES = {"DeviceGray": 1, "DeviceRGB": 3, "DeviceCMYK": 4}
 
 
 class _Finer(FilterChooser):
@@ -67,8 +75,8 @@ class _Finer(FilterChooser):
     def image_filter(self, ctx, ctm, name, image, scissor):  # noqa: ANN001, ANN201, PLR0913
         # The filter drops the image it gets back: hand it a reference.
         try:
-            stencil = mupdf.FzImage(mupdf.ll_fz_keep_image(image))
-            if stencil.imagemask() and stencil.w() * stencil.h() <= MOST_PIXELS:
+            kept = mupdf.FzImage(mupdf.ll_fz_keep_image(image))
+            if kept.w() * kept.h() <= MOST_PIXELS and _redrawable(kept):
                 corners = [
                     pymupdf.Point(u * ctm.a + v * ctm.c + ctm.e, u * ctm.b + v * ctm.d + ctm.f)
                     * self.to_page
@@ -77,38 +85,57 @@ class _Finer(FilterChooser):
                 xs, ys = [c.x for c in corners], [c.y for c in corners]
                 placed = (min(xs), min(ys), max(xs), max(ys))
                 if any(intersects(placed, box) for box in self.boxes):
-                    across = _pixels(math.hypot(ctm.a, ctm.b), stencil.w())
-                    down = _pixels(math.hypot(ctm.c, ctm.d), stencil.h())
-                    return mupdf.ll_fz_keep_image(self._finer(stencil, across, down).m_internal)
+                    across = _pixels(math.hypot(ctm.a, ctm.b), kept.w())
+                    down = _pixels(math.hypot(ctm.c, ctm.d), kept.h())
+                    return mupdf.ll_fz_keep_image(self._finer(kept, across, down).m_internal)
         except Exception as exc:  # noqa: BLE001 - re-raised by run_filter
             self.error = exc
         return mupdf.ll_fz_keep_image(image)
 
-    def _finer(self, stencil: mupdf.FzImage, across: int, down: int) -> mupdf.FzImage:
-        """`stencil`'s picture in `across` by `down` pixels (each of the new pixels takes
+    def _finer(self, image: mupdf.FzImage, across: int, down: int) -> mupdf.FzImage:
+        """`image`'s picture in `across` by `down` pixels (each of the new pixels takes
         the old pixel it lies in), as an image object of the document: what MuPDF's
         writer can write again, inline or not."""
-        old = mupdf.fz_get_unscaled_pixmap_from_image(stencil)
-        # A stencil's pixmap is its coverage: 255 where it paints.
-        paints = bytes(old.fz_pixmap_samples_memoryview())
+        old = mupdf.fz_get_unscaled_pixmap_from_image(image)
+        samples = bytes(old.fz_pixmap_samples_memoryview())
         stride, width, height, n = old.stride(), old.w(), old.h(), old.n()
-        row_bytes = (across + 7) // 8
         rows = []
         for y in range(down):
-            source = (y * height // down) * stride
-            bits = 0
-            for x in range(across):
-                bits = bits << 1 | (paints[source + x * width // across * n] < 128)  # 1: unpainted
-            rows.append((bits << (row_bytes * 8 - across)).to_bytes(row_bytes, "big"))
+            row = samples[(y * height // down) * stride :]
+            pixels = [row[x * width // across * n :][:n] for x in range(across)]
+            if image.imagemask():  # its pixmap is its coverage: 255 where it paints
+                bits = 0
+                for pixel in pixels:
+                    bits = bits << 1 | (pixel[0] < 128)  # 1: unpainted
+                row_bytes = (across + 7) // 8
+                rows.append((bits << (row_bytes * 8 - across)).to_bytes(row_bytes, "big"))
+            else:
+                rows.append(b"".join(pixels))
+        if image.imagemask():
+            kind = "/ImageMask true/BitsPerComponent 1/Decode[0 1]"
+        else:
+            space = mupdf.fz_colorspace_name(image.colorspace())
+            kind = f"/ColorSpace/{space}/BitsPerComponent 8"
         xref = self.doc.get_new_xref()
         self.doc.update_object(
-            xref,
-            f"<</Type/XObject/Subtype/Image/ImageMask true/Width {across}/Height {down}"
-            "/BitsPerComponent 1/Decode[0 1]>>",
+            xref, f"<</Type/XObject/Subtype/Image/Width {across}/Height {down}{kind}>>"
         )
         self.doc.update_stream(xref, b"".join(rows), compress=True)
         pdf = mupdf.pdf_document_from_fz_document(self.doc.this)
         return mupdf.pdf_load_image(pdf, mupdf.pdf_new_indirect(pdf, xref, 0))
+
+
+def _redrawable(image: mupdf.FzImage) -> bool:
+    """A stencil, or an image in a device colour space with no mask of its own: what
+    `_Finer` draws again exactly."""
+    if image.imagemask():
+        return True
+    if image.mask().m_internal is not None or image.use_colorkey():
+        return False
+    space = image.colorspace()
+    return space.m_internal is not None and _DEVICE_SPACES.get(
+        mupdf.fz_colorspace_name(space)
+    ) == mupdf.fz_colorspace_n(space)
 
 
 def _pixels(length_pt: float, pixels: int) -> int:

@@ -1,8 +1,8 @@
-"""Image masks (stencils) a box crosses keep their picture around the box. MuPDF's
-redaction wrote an inline stencil it cleared pixels of with 8 bits a pixel, and the
-whole picture came out garbled; and a rule Ghostscript draws as one pixel stretched
-into a line lost that pixel, so all of the rule, to a mark in a table cell (CERMINE's
-test1.pdf lost its table's rules)."""
+"""Image masks (stencils), and images of a few pixels, that a box crosses keep their
+picture around the box. MuPDF's redaction wrote an inline stencil it cleared pixels of
+with 8 bits a pixel, and the whole picture came out garbled; and a rule Ghostscript
+draws as one pixel stretched into a line lost that pixel, so all of the rule, to a mark
+in a table cell (CERMINE's test1.pdf lost its table's rules)."""
 
 from __future__ import annotations
 
@@ -100,4 +100,27 @@ def test_a_rule_drawn_as_one_stretched_pixel_stays_beside_a_box(
     ink = _ink(output)
     assert ink[75][20] < 64 and ink[75][180] < 64  # both ends of the rule
     assert _changed_outside(pdf, output, BOX) == 0
+    assert verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize(
+    ("space", "sample", "colour"),
+    [(b"/RGB", b"\xff\x00\x00", (255, 0, 0)), (b"/G", b"\x80", (128, 128, 128))],
+    ids=["rgb", "gray"],
+)
+def test_a_band_drawn_as_one_stretched_pixel_keeps_its_colour_beside_a_box(
+    space: bytes, sample: bytes, colour: tuple[int, int, int]
+) -> None:
+    """A redaction whitens each pixel of an image a box meets: a band 180 pt long drawn
+    as one coloured pixel turned white from end to end."""
+    band = b"q 180 0 0 20 10 90 cm BI /W 1 /H 1 /BPC 8 /CS " + space + b" ID " + sample + b" EI Q"
+    pdf = _stencil_page(band)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = pymupdf.Rect(50, 80, 80, 120)  # across the band, which runs 90 to 110 down
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0].get_pixmap(dpi=72)
+    assert released.pixel(20, 100) == released.pixel(150, 100) == colour
     assert verify(pdf, output, [mark]).ok
