@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from review.pdf.geometry import intersects
 from review.pdf.shape_pieces import Point, Segment
 from review.pdf.user_space import (
     PathState,
@@ -86,12 +87,17 @@ def stroke_sides(
         along = 0.0  # a dash pattern runs on along a subpath, side after side
         for side in sides:
             pieces: Sequence[tuple[Segment, float]]
-            if not meets_any(bounds_of([(x, y, x, y) for x, y in side]), grown):
+            # Only a box the side's ink meets cuts it: one that merely comes within the
+            # cut's margin (a heading's box 3 points above a rule 6 wide) takes nothing
+            # from a side of its own, and the rule stays whole beside it.
+            bounds = bounds_of([(x, y, x, y) for x, y in side])
+            cutters = [cut for cut, ink in zip(cut_around, grown) if intersects(bounds, ink)]
+            if not cutters:
                 pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole
             elif len(side) == 2:
-                pieces = _outside(side[0], side[1], cut_around)
+                pieces = _outside(side[0], side[1], cutters)
             else:
-                pieces = _curve_outside(side, cut_around)
+                pieces = _curve_outside(side, cutters)
             group.extend(Piece(_path_of(piece), along + start) for piece, start in pieces)
             along += _length(side)
     return alone, joined

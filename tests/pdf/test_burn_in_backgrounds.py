@@ -346,6 +346,29 @@ def test_a_side_a_mark_comes_near_but_does_not_touch_stays_whole() -> None:
     assert len(sides) == 5  # the left side in two pieces
 
 
+def test_a_rule_keeps_its_stretch_beside_a_mark_that_does_not_touch_it() -> None:
+    """A heading's rule 6 points wide with round caps, as the IRS draws it under "2013
+    Instructions for Schedule D": one mark reaches 1.3 points into its lower edge, so the
+    rule is drawn in pieces; another ends 2.85 points above its upper edge. The stretch
+    under that one stays: it lost 138 points of rule, which only a box its ink meets may
+    take (modesty/pdf2json's fd_ins_1040SchD.pdf)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((60, 300), "Internal Revenue Service", fontsize=11)
+    xref = page.get_contents()[0]
+    rule = b"\nq 0 G 6 w 1 J 570 718.82 m 42 718.82 l S Q\n"  # y 73.18 from the top
+    doc.update_stream(xref, doc.xref_stream(xref) + rule)
+    pdf = doc.tobytes()
+    boxes = [pymupdf.Rect(42, 74.87, 95.64, 109.17), pymupdf.Rect(84.5, 51.6, 216.6, 67.33)]
+    marks = [RedactionMark(page=0, box=normalize(page, box), legal_reason="x") for box in boxes]
+
+    released = pymupdf.open(stream=burn_in(pdf, marks), filetype="pdf")[0]
+
+    (piece,) = _strokes(released)
+    assert piece.x0 == pytest.approx(95.64 + 6, abs=0.2)  # clear of the box by its cap
+    assert piece.x1 == pytest.approx(570)
+
+
 @pytest.mark.parametrize(
     "outline", [b"40 660 532 80 re S", ROUNDED], ids=["rectangle", "round-corners"]
 )
