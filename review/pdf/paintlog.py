@@ -16,18 +16,10 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.clip_shapes import Clip, ClipShape, UnreadOutlines
-from review.pdf.geometry import (
-    UNBOUNDED,
-    Quad,
-    area_of,
-    clamp_to,
-    intersects,
-    overlap,
-    within,
-)
+from review.pdf.geometry import UNBOUNDED, Quad, clamp_to, intersects, within
+from review.pdf.paint_text import drawn_type3_glyph, flat, glyph_under
 
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
-FLAT = 1e-9  # the area (square points) a unit square of text space under which it is flat
 OPAQUE = 0.99
 # Strokes at least this wide may cover a glyph or lie behind one (the plain page's least
 # text size: a thinner line hides no glyph a reader could read). A name struck through
@@ -70,7 +62,7 @@ class PaintLog(mupdf.FzDevice2):
         self.reach: list[Quad] = []
         self.plain = True
         # Seqnos of the invisible text MuPDF adds after drawing a Type 3 glyph itself
-        # (`_drawn_type3_glyph`): seen, as the drawing just before it.
+        # (`paint_text.drawn_type3_glyph`): seen, as the drawing just before it.
         self.drawn_glyphs: set[int] = set()
         # Seqnos of text drawn flat: through a matrix that maps its glyphs to no area.
         self.flat_text: set[int] = set()
@@ -96,6 +88,10 @@ class PaintLog(mupdf.FzDevice2):
         # lets through is not known, so paint through one still covers.
         self.see_through: dict[int, float] = {}
         self.mask_content: set[int] = set()
+        # The opacity of the transparency groups being drawn, multiplied, innermost last:
+        # a group's opacity applies to all it paints (an opaque fill in a form drawn with
+        # "/ca .15" over a tax form's notes tints them; it hides nothing).
+        self._group_alphas: list[float] = [1.0]
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -133,6 +129,8 @@ class PaintLog(mupdf.FzDevice2):
             "pop_clip",
             "begin_mask",
             "end_mask",
+            "begin_group",
+            "end_group",
             "begin_tile",
             "end_tile",
             "begin_metatext",
@@ -168,12 +166,13 @@ class PaintLog(mupdf.FzDevice2):
         for earlier, text, ctm in self._painted:
             if not intersects(box, earlier):
                 continue
-            if text is None or ctm is None or _glyph_under(text, ctm, box):
+            if text is None or ctm is None or glyph_under(text, ctm, box):
                 self.plain = False
                 return
 
     def _logged(self, kind: str, box: Quad, alpha: float = 1.0) -> Quad:
         """Log a painting operation; what it can reach."""
+        alpha *= self._group_alphas[-1]
         if self._defining_masks:
             self.mask_content.add(len(self.log))
         elif alpha < OPAQUE:
@@ -240,21 +239,22 @@ class PaintLog(mupdf.FzDevice2):
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
         self._logged("fill-text", box)
-        if _flat(text, ctm):
+        if flat(text, ctm):
             self.flat_text.add(len(self.log) - 1)
         if self.plain:
+            alpha *= self._group_alphas[-1]
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
             self._painted_now(box, text, ctm)
 
     def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         self._logged("stroke-text", _quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)))
-        if _flat(text, ctm):
+        if flat(text, ctm):
             self.flat_text.add(len(self.log) - 1)
         self.plain = False
 
     def ignore_text(self, ctx, text, ctm) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_text(text, None, ctm))
-        if _drawn_type3_glyph(text) and self._drawn_just_before(box):
+        if drawn_type3_glyph(text) and self._drawn_just_before(box):
             self.drawn_glyphs.add(len(self.log))
         self._logged("ignore-text", box)
         self.plain = False
@@ -271,7 +271,8 @@ class PaintLog(mupdf.FzDevice2):
         reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)), alpha)
         if self.plain:
             self._paint_over(reach)
-            opaque_rectangle = alpha >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
+            opaque = alpha * self._group_alphas[-1] >= OPAQUE
+            opaque_rectangle = opaque and mupdf.ll_fz_path_is_rect(path, ctm)
             colour = self._rgb(colorspace, color) if opaque_rectangle else None
             self._covers.append((reach, colour, colour is not None))
 
@@ -343,6 +344,13 @@ class PaintLog(mupdf.FzDevice2):
         self._defining_masks = max(0, self._defining_masks - 1)
         self._push_clip(UNBOUNDED, False)
 
+    def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913
+        self._group_alphas.append(self._group_alphas[-1] * alpha)
+
+    def end_group(self, ctx) -> None:  # noqa: ANN001
+        if len(self._group_alphas) > 1:
+            self._group_alphas.pop()
+
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space
         # Both are given in pattern space.
@@ -376,55 +384,6 @@ _PAINTING = frozenset(
 )
 
 
-def _drawn_type3_glyph(text) -> bool:  # noqa: ANN001
-    """Whether `text` (an fz_text) is one glyph of a Type 3 font. MuPDF draws a Type 3
-    glyph it cannot cache (one that strokes or sets colours, or one inside another Type
-    3 glyph) by running its procedure straight onto the device, then adds the glyph as
-    invisible text (render mode 3) so that extraction still reads it: what a reader sees
-    is that drawing, not the invisible text. A text of several glyphs is the document's
-    own invisible text, and so is a glyph MuPDF caches (it draws that one as text)."""
-    span = text.head
-    if not span or span.next or not mupdf.ll_fz_font_t3_procs(span.font):
-        return False
-    wrapped = mupdf.FzTextSpan(span)
-    glyphs = [item.gid for item in map(wrapped.items, range(span.len)) if item.gid >= 0]
-    return len(glyphs) == 1 and not mupdf.ll_fz_glyph_cacheable(span.font, glyphs[0])
-
-
-def _glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
-    """Whether `box` lies over half of a glyph of `text` (other than a space), each glyph
-    measured as `get_texttrace` does (advance by ascender to descender); always true for
-    text that is not upright, which this does not measure."""
-    a, b, c, d, e, f = ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f
-    span = text.m_internal.head
-    while span:
-        m = mupdf.ll_fz_concat(span.trm, ctm.internal())
-        if m.b or m.c or m.a <= 0 or m.d >= 0:
-            return True
-        font, size = span.font, m.a
-        ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
-        if ascender < 1e-3:  # as get_texttrace: probably an OCR font
-            ascender, descender = 0.9, -0.1
-        above = ascender * size / (ascender - descender)
-        below = descender * size / (ascender - descender)
-        wrapped = mupdf.FzTextSpan(span)
-        for i in range(span.len):
-            item = wrapped.items(i)
-            x = item.x * a + item.y * c + e
-            y = item.x * b + item.y * d + f
-            # No glyph advances further than twice the font size.
-            if y - above >= box[3] or y - below <= box[1] or not box[0] - 2 * size < x < box[2]:
-                continue
-            if item.ucs >= 0 and chr(item.ucs).isspace():
-                continue
-            advance = mupdf.ll_fz_advance_glyph(font, item.gid, span.wmode) if item.gid >= 0 else 0
-            glyph = (x, y - above, x + advance * size, y - below)
-            if overlap(glyph, box) >= 0.5 * area_of(glyph):
-                return True
-        span = span.next
-    return False
-
-
 def _grown(box: Quad, by: float) -> Quad:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
@@ -435,16 +394,3 @@ def _quad4(rect) -> Quad:  # noqa: ANN001
 
 def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: float) -> bool:
     return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= delta
-
-
-def _flat(text, ctm) -> bool:  # noqa: ANN001
-    """Every span of the text is drawn through a matrix that maps it to a line or a point
-    (iText's noninvertibleMatrix tests: "1 0 1 0 0 0 cm"): nothing of it is painted, but
-    extraction reads it, at a place of the font's making."""
-    span = text.head
-    while span:
-        m = mupdf.ll_fz_concat(span.trm, ctm)
-        if abs(m.a * m.d - m.b * m.c) > FLAT:
-            return False
-        span = span.next
-    return True

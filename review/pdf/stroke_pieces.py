@@ -91,7 +91,9 @@ def stroke_sides(
             # cut's margin (a heading's box 3 points above a rule 6 wide) takes nothing
             # from a side of its own, and the rule stays whole beside it.
             bounds = bounds_of([(x, y, x, y) for x, y in side])
-            cutters = [cut for cut, ink in zip(cut_around, grown) if intersects(bounds, ink)]
+            cutters = [
+                cut for cut, ink in zip(cut_around, grown, strict=True) if intersects(bounds, ink)
+            ]
             if not cutters:
                 pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole
             elif len(side) == 2:

@@ -108,3 +108,38 @@ def test_a_curved_fill_is_behind_white_text_only_where_it_reaches(
     pdf = title_on_a_box(BLUE, QUARTER_DISC, baseline=baseline)
 
     assert [(f.kind, f.text) for f in find_hidden(pdf)] == hidden
+
+
+def notes_under_a_tinted_form(group_opacity: float) -> bytes:
+    """A note, then a form (a transparency group) filling an opaque dark box over it,
+    drawn at `group_opacity`: how a state's tax instructions tint their boxed notes."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((330, 90), "IF YOU WERE 60 OR OVER on December 31", fontsize=9)
+    group = doc.get_new_xref()
+    doc.update_object(group, "<</Type/Group/S/Transparency>>")
+    form = doc.get_new_xref()
+    doc.update_object(
+        form, f"<</Type/XObject/Subtype/Form/BBox[314 735 589 603]/Group {group} 0 R>>"
+    )
+    doc.update_stream(form, b"0.14 0.12 0.13 rg 589 603 -275 132 re f")
+    set_resource(page, "XObject", f"<</Tint {form} 0 R>>")
+    set_resource(page, "ExtGState", f"<</Faint<</ca {group_opacity}>>>>")
+    append_content(page, b"q /Faint gs /Tint Do Q")
+    return doc.tobytes()
+
+
+def test_text_under_an_opaque_fill_in_a_faint_group_is_seen_and_releases() -> None:
+    """The group's opacity applies to what it paints: the notes were taken as covered
+    by the fill (opaque inside the group) and cut from every release, the gate passing
+    it as hidden content removed (modesty/pdf2json's de_ins_DE200-01.pdf)."""
+    pdf = notes_under_a_tinted_form(0.15)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "60 OR OVER" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
+
+
+def test_text_under_the_same_group_drawn_opaque_is_covered() -> None:
+    assert [f.kind for f in find_hidden(notes_under_a_tinted_form(1.0))] == ["covered"]

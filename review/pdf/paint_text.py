@@ -1,0 +1,72 @@
+"""What a text object paints, read from MuPDF's fz_text as a device receives it
+(Django-free): for the paint log (`paintlog.py`)."""
+
+from __future__ import annotations
+
+from pymupdf import mupdf
+
+from review.pdf.geometry import Quad, area_of, overlap
+
+FLAT = 1e-9  # the area (square points) a unit square of text space under which it is flat
+
+
+def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
+    """Whether `text` (an fz_text) is one glyph of a Type 3 font. MuPDF draws a Type 3
+    glyph it cannot cache (one that strokes or sets colours, or one inside another Type
+    3 glyph) by running its procedure straight onto the device, then adds the glyph as
+    invisible text (render mode 3) so that extraction still reads it: what a reader sees
+    is that drawing, not the invisible text. A text of several glyphs is the document's
+    own invisible text, and so is a glyph MuPDF caches (it draws that one as text)."""
+    span = text.head
+    if not span or span.next or not mupdf.ll_fz_font_t3_procs(span.font):
+        return False
+    wrapped = mupdf.FzTextSpan(span)
+    glyphs = [item.gid for item in map(wrapped.items, range(span.len)) if item.gid >= 0]
+    return len(glyphs) == 1 and not mupdf.ll_fz_glyph_cacheable(span.font, glyphs[0])
+
+
+def glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
+    """Whether `box` lies over half of a glyph of `text` (other than a space), each glyph
+    measured as `get_texttrace` does (advance by ascender to descender); always true for
+    text that is not upright, which this does not measure."""
+    a, b, c, d, e, f = ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f
+    span = text.m_internal.head
+    while span:
+        m = mupdf.ll_fz_concat(span.trm, ctm.internal())
+        if m.b or m.c or m.a <= 0 or m.d >= 0:
+            return True
+        font, size = span.font, m.a
+        ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
+        if ascender < 1e-3:  # as get_texttrace: probably an OCR font
+            ascender, descender = 0.9, -0.1
+        above = ascender * size / (ascender - descender)
+        below = descender * size / (ascender - descender)
+        wrapped = mupdf.FzTextSpan(span)
+        for i in range(span.len):
+            item = wrapped.items(i)
+            x = item.x * a + item.y * c + e
+            y = item.x * b + item.y * d + f
+            # No glyph advances further than twice the font size.
+            if y - above >= box[3] or y - below <= box[1] or not box[0] - 2 * size < x < box[2]:
+                continue
+            if item.ucs >= 0 and chr(item.ucs).isspace():
+                continue
+            advance = mupdf.ll_fz_advance_glyph(font, item.gid, span.wmode) if item.gid >= 0 else 0
+            glyph = (x, y - above, x + advance * size, y - below)
+            if overlap(glyph, box) >= 0.5 * area_of(glyph):
+                return True
+        span = span.next
+    return False
+
+
+def flat(text, ctm) -> bool:  # noqa: ANN001
+    """Every span of the text is drawn through a matrix that maps it to a line or a point
+    (iText's noninvertibleMatrix tests: "1 0 1 0 0 0 cm"): nothing of it is painted, but
+    extraction reads it, at a place of the font's making."""
+    span = text.head
+    while span:
+        m = mupdf.ll_fz_concat(span.trm, ctm)
+        if abs(m.a * m.d - m.b * m.c) > FLAT:
+            return False
+        span = span.next
+    return True
