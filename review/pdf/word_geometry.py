@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import BoxGrid, Quad, within
+from review.pdf.geometry import BoxGrid, Quad, quad, within
 from review.pdf.words import RawWord, words_of
 
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
@@ -67,7 +67,7 @@ def page_words(textpage: pymupdf.TextPage) -> PageWords:
     return PageWords(
         words=[(w[:4], w[4]) for w in found],
         vertical=vertical,
-        crosswise=_crosswise(found, vertical),
+        crosswise=_crosswise(found, vertical, textpage),
     )
 
 
@@ -92,14 +92,19 @@ def _runs_down(words: Sequence[RawWord]) -> bool:
     return down > across
 
 
-def _crosswise(words: Sequence[RawWord], vertical: bool) -> set[Quad]:
+def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextPage) -> set[Quad]:
     """The boxes of words on lines that run across the page's own way: a line of several
     words by where its last word lies from its first, a word alone by its shape (a
-    word of a few letters set down the page is taller than it is wide)."""
+    word of a few letters set down the page is taller than it is wide). Where a lone
+    word's shape says it runs across the page's way, MuPDF's direction of its line has
+    the last word: "if:" in 10 points on a line 13.5 points high is taller than wide,
+    and was measured as set down the page, under a box 2 points into its line's
+    leading (the IRS's fd_ins_1116.pdf, refused at the gate)."""
     lines: dict[tuple[int, int], list[RawWord]] = {}
     for word in words:
         lines.setdefault((word[5], word[6]), []).append(word)
     crosswise: set[Quad] = set()
+    directions: list[tuple[Quad, bool]] | None = None
     for line in lines.values():
         x0, y0, x1, y1, text = line[0][:5]
         if len(line) > 1:
@@ -111,9 +116,30 @@ def _crosswise(words: Sequence[RawWord], vertical: bool) -> set[Quad]:
             down = False
         else:
             continue  # a word too short to tell: the page's way
+        if down != vertical and len(line) == 1:
+            if directions is None:
+                directions = _lines_down(textpage)
+            down = _runs_down_on_its_line(line[0][:4], directions, down)
         if down != vertical:
             crosswise.update(word[:4] for word in line)
     return crosswise
+
+
+def _lines_down(textpage: pymupdf.TextPage) -> list[tuple[Quad, bool]]:
+    """Each line's box, and whether it runs down the page in MuPDF's own reading of it
+    (found by box: extractDICT numbers blocks its own way)."""
+    return [
+        (quad(line["bbox"]), abs(line["dir"][1]) > abs(line["dir"][0]))
+        for block in textpage.extractDICT()["blocks"]
+        for line in block.get("lines", ())
+    ]
+
+
+def _runs_down_on_its_line(rect: Quad, lines: list[tuple[Quad, bool]], guess: bool) -> bool:
+    for box, down in lines:
+        if within(rect, (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)):
+            return down
+    return guess
 
 
 def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:

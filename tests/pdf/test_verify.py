@@ -1032,3 +1032,26 @@ def test_a_word_that_lost_only_a_zero_width_space_is_no_collateral_damage() -> N
 
     assert missing(before, words("Age: 42", "Sex: Male"), no_boxes) == 0
     assert missing(before, words("Age: 42", "Se: Male"), no_boxes) == 1
+
+
+def test_a_short_word_alone_on_its_line_is_measured_along_its_line() -> None:
+    """ "if:" in 10-point Helvetica is 7.8 points wide on a line 13.7 high: taller than
+    wide, it was measured as set down the page, and a box below it, 2 points into its
+    line's leading and clear of its glyphs, was taken as lying over it (the IRS's
+    fd_ins_1116.pdf, refused as text under a box). Its line runs across the page."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Qualified persons read this line across the page", fontsize=10)
+    page.insert_text((482, 290), "if:", fontsize=10)
+    page.insert_text((466, 303), "Qualified", fontsize=10)
+    pdf = doc.tobytes()
+    (word,) = [w for w in page.get_text("words") if w[4] == "if:"]
+    assert word[3] - word[1] > 1.5 * (word[2] - word[0])  # taller than wide
+    below = next(w for w in page.get_text("words") if w[4] == "Qualified" and w[1] > 200)
+    box = pymupdf.Rect(450, word[3] - 2, 566, below[3])
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert "if:" in _open(output)[0].get_text()
+    assert verify(pdf, output, [mark]).ok
