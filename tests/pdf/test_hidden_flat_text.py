@@ -64,3 +64,59 @@ def test_sanitize_removes_text_drawn_flat_and_the_gate_passes_the_release() -> N
         )
         assert b"Quimby" not in streams and b"Informant" not in streams, name
         assert verify(pdf, output, []).ok, name
+
+
+def test_text_set_at_size_zero_is_removed_and_the_gate_passes_the_release() -> None:
+    """Each glyph of text set at size 0 is a point, which no redaction box overlaps:
+    sanitize's redaction of it left it in every release (dots set at size 0 between the
+    leader dots of the IRS's ef_ins_1040ez.pdf, refused by the gate as unseen content).
+    It goes by its character and origin instead."""
+    pdf = page_with_flat_text(b"")
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    xref = doc[0].get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref).replace(b"/F1 12 Tf 72 500", b"/F1 0 Tf 72 500"))
+    pdf = doc.tobytes()
+    assert "Quimby" in "".join(f.text for f in find_hidden(pdf) if f.kind == TINY)
+
+    output = sanitize(burn_in(pdf, []))
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    assert "Minutes of the meeting" in released[0].get_text()
+    assert b"Quimby" not in b"".join(released.xref_stream(x) for x in released[0].get_contents())
+    assert verify(pdf, output, []).ok
+
+
+# Translations that cancel out, as the IRS's ef_ins_1040ez.pdf writes them between its
+# leader dots: the float error they leave puts a glyph's point where its own box's edge
+# is, not inside it.
+SHIFTS = (
+    b"1 0 0 1 38.80511 0 cm 1 0 0 1 -38.80511 0 cm 1 0 0 1 75.5507 0 cm"
+    b" 1 0 0 1 -75.5507 0 cm 1 0 0 1 0 -71.56111 cm 1 0 0 1 0 71.56111 cm"
+    b" 1 0 0 1 3.85551 0 cm 1 0 0 1 -3.85551 0 cm "
+)
+
+
+def test_a_glyph_set_at_size_zero_is_removed_and_the_gate_passes_the_release() -> None:
+    """A glyph of text set at size 0 is a point to MuPDF, and the box sanitize redacted
+    around it had that point on its edge, which no redaction overlaps: a dot set at size
+    0 between a tax form's leader dots stayed in every release, and the gate refused it
+    as unseen content. The box now has an area about the point."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    # An embedded TrueType font, written as Type 0 (two-byte codes; 0011 is its dot).
+    page.insert_font(fontname="F3", fontbuffer=pymupdf.Font(language="el").buffer)
+    page.insert_text((72, 100), "Minutes of the meeting", fontname="F3", fontsize=12)
+    xref = page.get_contents()[-1]
+    body = (
+        b"q 1 0 0 -1 0 792 cm 1 0 0 1 0.25 100.77793 cm " + SHIFTS * 5
+        + b"1 0 0 1 42.0 80.37064 cm BT /F3 0 Tf 1 0 0 -1 39 0 Tm <0011> Tj ET Q"
+    )  # fmt: skip
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + body)
+    pdf = doc.tobytes()
+    assert [f.kind for f in find_hidden(pdf)] == [TINY]
+
+    output = sanitize(pdf)
+
+    assert find_hidden(output) == []
+    assert "Minutes of the meeting" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
