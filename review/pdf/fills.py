@@ -37,7 +37,7 @@ from review.pdf.form_fills import StreamOwner
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
-from review.pdf.stroke_pieces import stroke_sides, stroked
+from review.pdf.stroke_pieces import stroke_band, stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
     PATH_OPERANDS,
@@ -219,8 +219,15 @@ def split_rectangle_fills(
                 cursor = op.end
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
-            edges = stroke_sides(subpaths, state, boxes)
-            if edges is not None:
+            band = stroke_band(subpaths, state)
+            pieces = band and _pieces([band], [1], state.ctm, boxes, even_odd=False, opaque=opaque)
+            if pieces:
+                # The colour MuPDF's filter writes stays set for what follows.
+                filled = _filled(pieces, b" f")
+                out += [data[cursor : path[0].start], data[path[-1].end : op.start]]
+                out += [b" q ", state.stroke_fill, b" ", filled, b" Q"]
+                cursor = op.end
+            elif (edges := stroke_sides(subpaths, state, boxes)) is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"
                 out += [data[cursor : path[0].start], stroked(edges, paint, state)]

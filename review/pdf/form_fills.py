@@ -31,7 +31,17 @@ COPY_PREFIX = "RRQSplit"
 SplitStream = Callable[[bytes, Sequence[Rect], PathState, "StreamOwner"], bytes]
 
 # An ExtGState's line settings, as the operators that set them ("/LW 38" is "38 w").
-_LINE_SETTINGS = (("LW", b"w"), ("LJ", b"j"), ("LC", b"J"), ("ML", b"M"), ("D", b"d"))
+# A graphics state's entries, as the operators that set them ("CA" and "ca", the
+# opacities, have none: `PathState.after` takes their names).
+_LINE_SETTINGS = (
+    ("LW", b"w"),
+    ("LJ", b"j"),
+    ("LC", b"J"),
+    ("ML", b"M"),
+    ("D", b"d"),
+    ("CA", b"CA"),
+    ("ca", b"ca"),
+)
 
 
 class StreamOwner:

@@ -109,7 +109,10 @@ class PathState(NamedTuple):
     """What of the graphics state splitting a path needs: the CTM; the line width (how
     far past its path a stroke reaches); the line join and the miter limit (how far
     MuPDF's redaction looks past it: `stroke_pieces.redaction_reach`); the cap; the dash
-    pattern (its lengths, and the phase it starts at). As a content stream starts."""
+    pattern (its lengths, and the phase it starts at); the stroking colour, as the
+    operators that would fill in it (`stroke_pieces.stroke_band`), and its colour space;
+    the stroking and filling opacities a graphics state sets ("CA", "ca"). As a content
+    stream starts."""
 
     ctm: Matrix = IDENTITY
     width: float = 1.0
@@ -117,10 +120,22 @@ class PathState(NamedTuple):
     miter: float = 10.0
     cap: int = 0
     dash: tuple[tuple[float, ...], float] = ((), 0.0)
+    stroke_fill: bytes = b"0 g"
+    stroke_space: bytes = b"/DeviceGray"
+    opacities: tuple[float, float] = (1.0, 1.0)
 
     def after(self, operator: bytes, operands: list[bytes]) -> PathState:
-        """The state once the operator has run ("cm", "w", "j", "J", "M", "d"); as it
-        was for any other, or for operands that make no sense."""
+        """The state once the operator has run ("cm", "w", "j", "J", "M", "d", the
+        stroking colour's, and "CA" and "ca" as a graphics state sets them); as it was
+        for any other, or for operands that make no sense."""
+        if operator in _DEVICE_STROKES:
+            fill, space = _DEVICE_STROKES[operator]
+            return self._replace(stroke_fill=b" ".join([*operands, fill]), stroke_space=space)
+        if operator == b"CS" and operands:
+            return self._replace(stroke_fill=operands[-1] + b" cs", stroke_space=operands[-1])
+        if operator in (b"SC", b"SCN"):
+            painted = b" ".join([self.stroke_space, b"cs", *operands, operator.lower()])
+            return self._replace(stroke_fill=painted)
         if operator == b"cm":
             matrix = numbers_of(operands, 6)
             return self._replace(ctm=concat(matrix, self.ctm)) if matrix else self
@@ -140,4 +155,17 @@ class PathState(NamedTuple):
             return self._replace(cap=int(number[0]))
         if operator == b"M":
             return self._replace(miter=number[0])
+        if operator == b"CA":
+            return self._replace(opacities=(number[0], self.opacities[1]))
+        if operator == b"ca":
+            return self._replace(opacities=(self.opacities[0], number[0]))
         return self
+
+
+# The stroking colour operators of the device colour spaces: the filling operator that
+# sets the same colour, and the space.
+_DEVICE_STROKES = {
+    b"G": (b"g", b"/DeviceGray"),
+    b"RG": (b"rg", b"/DeviceRGB"),
+    b"K": (b"k", b"/DeviceCMYK"),
+}

@@ -696,3 +696,57 @@ def test_a_fill_with_no_path_is_left_as_it_is() -> None:
     data = b"0 g f 10 10 m n f 0 0 100 100 re f"
 
     assert split_rectangle_fills(data, [(200.0, 200.0, 300.0, 300.0)]) == data
+
+
+def heading_on_a_stroked_band(colour: bytes, state: bytes = b"") -> bytes:
+    """A heading in white on a band drawn as a rule 16 points wide (butt caps), as the
+    Pennsylvania tax instructions draw theirs."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 300), "Body text under the heading", fontsize=11)
+    set_resource(page, "ExtGState", "<</Faint<</CA 0.5>>>>")
+    xref = page.get_contents()[0]
+    band = b"\nq " + state + colour + b" 16 w 0 J 43 745.5 m 570 745.5 l S Q\n"
+    title = b"BT /helv 12 Tf 1 1 1 rg 61 740.5 Td (TABLE 1. Unmarried Claimants) Tj ET\n"
+    doc.update_stream(xref, doc.xref_stream(xref) + band + title)
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize(
+    "colour", [b"0.14 0.12 0.13 RG", b"/DeviceRGB CS 0.14 0.12 0.13 SCN"], ids=["RG", "CS"]
+)
+def test_a_band_drawn_as_a_wide_rule_stays_up_to_a_mark_on_its_heading(colour: bytes) -> None:
+    """The rule's pieces had to stay clear of the box by twice its width: 16 points of
+    band went white on each side of the box, and the white heading beside it with them
+    (collateral damage at the gate). Painted as a fill, the band stays up to the box."""
+    pdf = heading_on_a_stroked_band(colour)
+    box = _box_of(pdf, "Unmarried") | _box_of(pdf, "Claimants")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    band = [
+        d["rect"]
+        for d in released.get_drawings()
+        if d.get("fill") and abs(d["fill"][0] - 0.14) < 0.01 and d["rect"].height > 10
+    ]
+    left, right = sorted(band, key=lambda r: r.x0)  # and a sliver above the box
+    assert left.x1 == pytest.approx(box.x0, abs=0.2)
+    assert right.x0 == pytest.approx(box.x1, abs=0.2) and right.x1 == pytest.approx(570)
+    assert "TABLE 1." in released.get_text()
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_wide_rule_stroked_at_another_opacity_than_fills_stays_a_stroke() -> None:
+    pdf = heading_on_a_stroked_band(b"0.14 0.12 0.13 RG", state=b"/Faint gs ")
+    box = _box_of(pdf, "Unmarried")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    drawn = [(d["type"], round(d["rect"].y0, 1)) for d in released.get_drawings()]
+    assert drawn.count(("s", 46.5)) == 2  # the rule in two, as a stroke
+    assert ("f", 38.5) not in drawn
