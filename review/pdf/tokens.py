@@ -33,10 +33,12 @@ def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
     up a longer one ("/ALK") before that is taken out whole. A fragment is taken out
     only as a whole word of its string: a word cut short to "n" must not take every "n"
     out of "folgenden" and leave a redacted "folge" standing (GeoTopo in py-pdf's
-    sample files)."""
+    sample files). A dash in a fragment is also written as a hyphen, as a font may
+    draw it ("‑1115", left beside a box over a ZIP code, is "(-1115)" in the stream)."""
     if not fragments:
         return None
-    forms = sorted({f.encode("latin-1", "replace") for f in fragments}, key=len, reverse=True)
+    spellings = fragments | {f.translate(DASHES) for f in fragments}
+    forms = sorted({f.encode("latin-1", "replace") for f in spellings}, key=len, reverse=True)
     return re.compile(b"|".join(_whole(form) for form in forms))
 
 

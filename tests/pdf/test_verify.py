@@ -1055,3 +1055,39 @@ def test_a_short_word_alone_on_its_line_is_measured_along_its_line() -> None:
 
     assert "if:" in _open(output)[0].get_text()
     assert verify(pdf, output, [mark]).ok
+
+
+def test_what_a_box_leaves_of_a_zip_code_with_a_non_breaking_hyphen_passes() -> None:
+    """ "Box 1115" is redacted, and a box over an address ends inside "23218‑1115",
+    whose hyphen the font reads as non-breaking: "‑1115" stays beside the box, which
+    the stream draws as "(-1115)". What burn-in leaves of a word is no occurrence, but
+    its dash was looked for as written, and the gate refused the release (Virginia's
+    va_ins_760c.pdf)."""
+    doc = _lines(["Your return is processed first"])
+    font = helvetica_writing_hyphens_as(doc, "\u2011")
+    _with_stream(
+        doc,
+        "BT /Dashes 11 Tf 72 300 Td (P.O. Box 1115, Richmond, VA 23218-1115) Tj ET",
+        {"Dashes": font},
+    )
+    page = doc[0]
+    zip_code = next(
+        line
+        for block in page.get_text("rawdict")["blocks"]
+        for line in block.get("lines", ())
+        if "23218" in "".join(c["c"] for span in line["spans"] for c in span["chars"])
+    )
+    chars = [c for span in zip_code["spans"] for c in span["chars"]]
+    start = "".join(c["c"] for c in chars).index("23218")
+    first, last = chars[start]["bbox"], chars[start + 4]["bbox"]
+    marks = [
+        _mark(page, _word_box(page, "1115,")),
+        _mark(page, pymupdf.Rect(first[0], first[1], last[2], last[3])),
+    ]
+    pdf = doc.tobytes()
+
+    output = _release(pdf, marks)
+
+    assert "\u20111115" in [w[4] for w in _open(output)[0].get_text("words")]
+    report = verify(pdf, output, marks)
+    assert report.ok, report.failures
