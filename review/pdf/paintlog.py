@@ -11,6 +11,7 @@ what lies behind it.
 from __future__ import annotations
 
 import math
+from typing import Self
 
 import pymupdf
 from pymupdf import mupdf
@@ -92,6 +93,7 @@ class PaintLog(mupdf.FzDevice2):
         # a group's opacity applies to all it paints (an opaque fill in a form drawn with
         # "/ca .15" over a tax form's notes tints them; it hides nothing).
         self._group_alphas: list[float] = [1.0]
+        self._group_blends: list[bool] = [False]  # a blend mode or knockout, by group
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -138,8 +140,8 @@ class PaintLog(mupdf.FzDevice2):
             getattr(self, "use_virtual_" + name)()
 
     @classmethod
-    def of(cls, page: pymupdf.Page, area: Quad) -> PaintLog:
-        device = cls(area)
+    def of(cls, page: pymupdf.Page, area: Quad, *args: object) -> Self:
+        device = cls(area, *args)
         rotation = page.rotation
         if rotation:
             page.set_rotation(0)  # unrotated page space, as get_bboxlog and get_texttrace
@@ -346,10 +348,12 @@ class PaintLog(mupdf.FzDevice2):
 
     def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913
         self._group_alphas.append(self._group_alphas[-1] * alpha)
+        self._group_blends.append(blendmode != mupdf.FZ_BLEND_NORMAL or bool(knockout))
 
     def end_group(self, ctx) -> None:  # noqa: ANN001
         if len(self._group_alphas) > 1:
             self._group_alphas.pop()
+            self._group_blends.pop()
 
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space

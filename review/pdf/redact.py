@@ -37,6 +37,7 @@ from review.pdf.geometry import (
 )
 from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
+from review.pdf.glyph_outlines import KeptOutline, outlines_beside
 from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.inline_images import inline_colour_spaces_named
 from review.pdf.prepare import prepare_to_read
@@ -291,11 +292,12 @@ def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:
     rects = [page_rect(page, mark.box) for mark in marks]
     crop = page.cropbox
+    kept: list[KeptOutline] = []
     if any(_holds(rect, crop) for rect in rects):
         _empty(page)
     else:
-        _redact(page, rects)
-    _fill_and_stamp(page, marks, rects)
+        kept = _redact(page, rects)
+    _fill_and_stamp(page, marks, rects, kept)
 
 
 def _holds(rect: pymupdf.Rect, crop: pymupdf.Rect) -> bool:
@@ -324,7 +326,8 @@ def _empty(page: pymupdf.Page) -> None:
         doc.xref_set_key(page.xref, key, "null")
 
 
-def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
+def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
+    """Redact the boxes; what of large glyphs they cross stays beside them, to draw."""
     log = page.get_bboxlog()
     split_fills(page, rects, log)  # the background a box lies on stays around it
     # Text first, each box narrowed off the words it only grazes; then pixels, line art
@@ -334,6 +337,8 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     if slanted:
         drop_slanted_glyphs_under(page, quads)
     text_rects = [text_rect(rect, words) for rect in rects]
+    removing = [quad(r) for r in text_rects if not r.is_empty]
+    kept = outlines_beside(page, quads, removing, log)  # a watermark's letter a box crosses
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
     if text_rects != rects:
         for narrowed in text_rects:
@@ -356,10 +361,14 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> None:
     )
     if stencilled:
         one_bit_stencils(page)
+    return kept
 
 
 def _fill_and_stamp(
-    page: pymupdf.Page, marks: Sequence[RedactionMark], rects: list[pymupdf.Rect]
+    page: pymupdf.Page,
+    marks: Sequence[RedactionMark],
+    rects: list[pymupdf.Rect],
+    kept: list[KeptOutline],
 ) -> None:
     # The black fills are drawn here, not by the redaction: PyMuPDF draws them through
     # `Page.transformation_matrix`, which leaves the crop box's origin out on a turned
@@ -368,6 +377,11 @@ def _fill_and_stamp(
     # the same matrix: each is moved by what the matrix misses. (Its text does not.)
     shift = ~pdf_to_page(page) * page.transformation_matrix
     shape = page.new_shape()
+    for outline in kept:
+        for group in outline.groups:  # one path each, filled by the nonzero rule
+            for contour in group:
+                shape.draw_polyline([pymupdf.Point(point) * shift for point in contour])
+            shape.finish(color=None, fill=outline.rgb, width=0, closePath=True)
     for rect in rects:  # each a path of its own: a plain rectangle fill to `hidden`
         shape.draw_rect(rect * shift)
         shape.finish(color=None, fill=BLACK, width=0)

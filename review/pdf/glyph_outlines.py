@@ -1,0 +1,285 @@
+"""Large glyphs a box crosses, kept beside it as their outline (Django-free).
+
+MuPDF's redaction removes every glyph a box meets, whole: a box over a name under an
+"iText" watermark 140 points tall took the whole letter crossing it, and a box over a
+line of decorative capitals, whose scribbles reach far past each letter's box (DSS's
+visual-signature test page), took every capital and scribble it met; the release lost
+what the reviewer saw beside the box. A glyph at least `LARGE_PT` tall that a box meets
+but does not hold, filled in an opaque colour through rectangular clips only, outside
+any transparency group, soft mask or pattern, with nothing painted later over what of
+it stays, is removed alone (`glyph_cut`) before the redaction, and its outline outside
+every box is drawn again after it, a fill in its colour. The outline is cut, not
+clipped: no part of its shape under a box is written anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pymupdf
+from pymupdf import mupdf
+
+from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
+from review.pdf.glyph_cut import drop_glyphs, ranked
+from review.pdf.paintlog import OPAQUE, PaintLog
+
+LARGE_PT = 24.0  # glyphs this tall or taller (a heading's 12-point text is left alone)
+_FLAT_PT = 0.25  # how far a curve's chords may stray from it
+Point = tuple[float, float]
+Contour = list[Point]
+
+
+@dataclass
+class KeptOutline:
+    """What of one glyph stays beside the boxes: groups of contours, each filled on its
+    own by the nonzero rule (each lies in a region of its own), in unrotated page
+    space; and its colour (RGB)."""
+
+    groups: list[list[Contour]]
+    rgb: tuple[float, float, float]
+
+
+@dataclass
+class _Glyph:
+    seqno: int
+    char: str
+    origin: Point
+    contours: list[Contour]
+    rgb: tuple[float, float, float]
+    clip: Quad
+
+
+def outlines_beside(
+    page: pymupdf.Page,
+    boxes: Sequence[Quad],
+    removing: Sequence[Quad],
+    log: Sequence[tuple[str, Sequence[float]]],
+) -> list[KeptOutline]:
+    """Remove from `page` each large glyph that the text redaction's boxes `removing`
+    would take and that can be drawn again as its outline, and return what of each
+    outline lies outside every box of `boxes` (both in unrotated page space; a box is
+    narrowed off the words it only grazes for the text redaction, `text_reach`). `log`
+    is the page's bbox log: a page with no large text a box meets is not read again."""
+    if not any(
+        kind == "fill-text" and rect[3] - rect[1] >= LARGE_PT and _meets_any(rect, removing)
+        for kind, rect in log
+    ):
+        return []
+    device = _Glyphs.of(page, UNBOUNDED, removing)
+    kept: list[KeptOutline] = []
+    dropped = []
+    for glyph in device.glyphs:
+        groups = _cut(glyph.contours, glyph.clip, boxes)
+        if any(_painted_over(device, glyph.seqno, group) for group in groups):
+            continue  # drawn again on top, it would cover what was painted over it
+        dropped.append((glyph.char, glyph.origin, glyph.seqno))
+        if groups:
+            kept.append(KeptOutline(groups, glyph.rgb))
+    drop_glyphs(page, ranked(page, dropped))
+    return kept
+
+
+class _Glyphs(PaintLog):
+    """The paint log, and the large glyphs the boxes cross that can be drawn again."""
+
+    def __init__(self, area: Quad, boxes: Sequence[Quad]) -> None:
+        super().__init__(area)
+        self.boxes = boxes
+        self.glyphs: list[_Glyph] = []
+
+    def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001, PLR0913
+        super().fill_text(ctx, text, ctm, colorspace, color, alpha, params)
+        if not _meets_any(self.log[-1][1], self.boxes) or not self._plainly_painted(alpha):
+            return
+        rgb = self._rgb(colorspace, color)
+        if rgb is None:
+            return
+        clip = self._bounds_of_clips[-1] if self._bounds_of_clips else UNBOUNDED
+        span = text.head
+        while span:
+            wrapped = mupdf.FzTextSpan(span)
+            for i in range(span.len):
+                item = wrapped.items(i)
+                glyph = self._glyph(span, item, ctm, rgb, clip)
+                if glyph is not None:
+                    self.glyphs.append(glyph)
+            span = span.next
+
+    def _plainly_painted(self, alpha: float) -> bool:
+        """Opaque, through rectangles alone, in no translucent or blending group, soft
+        mask or pattern cell."""
+        return (
+            alpha * self._group_alphas[-1] >= OPAQUE
+            and not any(self._group_blends)
+            and not self._defining_masks
+            and not self._tiles
+            and all(clip is not None for clip in self._clips)
+        )
+
+    def _glyph(self, span, item, ctm, rgb, clip) -> _Glyph | None:  # noqa: ANN001
+        if item.gid < 0 or item.ucs < 0:
+            return None
+        trm = span.trm
+        at = mupdf.fz_make_matrix(trm.a, trm.b, trm.c, trm.d, item.x, item.y)
+        m = mupdf.ll_fz_concat(at.internal(), ctm)
+        if mupdf.ll_fz_matrix_expansion(m) < LARGE_PT:
+            return None
+        if not _meets_any(_as_redaction_measures(span.font, item.gid, m), self.boxes):
+            return None
+        ink = mupdf.ll_fz_bound_glyph(span.font, item.gid, m)
+        if any(within((ink.x0, ink.y0, ink.x1, ink.y1), box) for box in self.boxes):
+            return None
+        path = mupdf.ll_fz_outline_glyph(span.font, item.gid, m)
+        if not path:
+            return None  # a Type 3 glyph, or one of a bitmap font: no outline
+        contours = _contours(mupdf.FzPath(path))
+        if not contours:
+            return None
+        return _Glyph(len(self.log) - 1, chr(item.ucs), (m.e, m.f), contours, rgb, clip)
+
+
+def _as_redaction_measures(font, gid: int, m) -> Quad:  # noqa: ANN001
+    """The glyph's box as MuPDF's redaction measures it: its advance by the font's
+    ascent and descent through its matrix, shrunk by a tenth on each side."""
+    advance = mupdf.ll_fz_advance_glyph(font, gid, 0)
+    ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
+    unit = mupdf.fz_make_rect(0, descender, advance, ascender)  # kept while it is read
+    r = mupdf.ll_fz_transform_rect(unit.internal(), m)
+    across, down = (r.x1 - r.x0) / 10, (r.y1 - r.y0) / 10
+    return (r.x0 + across, r.y0 + down, r.x1 - across, r.y1 - down)
+
+
+def _contours(path: mupdf.FzPath) -> list[Contour]:
+    """The path's subpaths as closed polygons, curves flattened into chords."""
+    walker = _Walker()
+    mupdf.fz_walk_path(path, walker, walker.m_internal)  # the bindings find it by `arg`
+    walker.close()
+    return [c for c in walker.contours if len(c) >= 3]
+
+
+class _Walker(mupdf.FzPathWalker2):
+    def __init__(self) -> None:
+        super().__init__()
+        for name in ("moveto", "lineto", "curveto", "closepath"):
+            getattr(self, "use_virtual_" + name)()
+        self.contours: list[Contour] = []
+        self._current: Contour = []
+
+    def moveto(self, ctx, x, y) -> None:  # noqa: ANN001
+        self.close()
+        self._current = [(x, y)]
+
+    def lineto(self, ctx, x, y) -> None:  # noqa: ANN001
+        self._current.append((x, y))
+
+    def curveto(self, ctx, x1, y1, x2, y2, x3, y3) -> None:  # noqa: ANN001, PLR0913
+        if not self._current:
+            return
+        x0, y0 = self._current[-1]
+        reach = (
+            abs(x1 - x0) + abs(y1 - y0) + abs(x2 - x1) + abs(y2 - y1) + abs(x3 - x2) + abs(y3 - y2)
+        )
+        steps = max(2, min(64, int(reach / _FLAT_PT**0.5) + 1))
+        for n in range(1, steps + 1):
+            t = n / steps
+            u = 1 - t
+            a, b, c, d = u**3, 3 * u * u * t, 3 * u * t * t, t**3
+            self._current.append(
+                (a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3)
+            )
+
+    def closepath(self, ctx) -> None:  # noqa: ANN001
+        self.close()
+
+    def close(self) -> None:
+        if len(self._current) >= 3:
+            self.contours.append(self._current)
+        self._current = []
+
+
+def _cut(contours: list[Contour], clip: Quad, boxes: Sequence[Quad]) -> list[list[Contour]]:
+    """The contours within the clip and outside every box, as groups that each lie in a
+    convex region of their own (a strip beside a box): filled by the nonzero rule, each
+    group paints what the glyph painted in its region."""
+    groups = [_clipped_group(contours, _rectangle(clip))]
+    for box in boxes:
+        groups = [
+            cut
+            for group in groups
+            for region in _strips_around(box)
+            if (cut := _clipped_group(group, region))
+        ]
+    return [group for group in groups if group]
+
+
+def _clipped_group(contours: list[Contour], planes: list[tuple[int, float, int]]) -> list[Contour]:
+    out = []
+    for contour in contours:
+        for plane in planes:
+            contour = _clip_to_plane(contour, plane)
+            if len(contour) < 3:
+                break
+        else:
+            out.append(contour)
+    return out
+
+
+def _rectangle(rect: Quad) -> list[tuple[int, float, int]]:
+    """Half-planes (axis, value, side: +1 keeps coordinates at or above the value, -1
+    at or below it) whose meeting is `rect`; none for an unbounded side."""
+    x0, y0, x1, y1 = rect
+    planes = [(0, x0, 1), (1, y0, 1), (0, x1, -1), (1, y1, -1)]
+    return [(axis, value, side) for axis, value, side in planes if abs(value) < 1e9]
+
+
+def _strips_around(box: Quad) -> list[list[tuple[int, float, int]]]:
+    """Four regions that together are everything outside `box`, none overlapping."""
+    x0, y0, x1, y1 = box
+    return [
+        [(0, x0, -1)],
+        [(0, x1, 1)],
+        [(0, x0, 1), (0, x1, -1), (1, y0, -1)],
+        [(0, x0, 1), (0, x1, -1), (1, y1, 1)],
+    ]
+
+
+def _clip_to_plane(contour: Contour, plane: tuple[int, float, int]) -> Contour:
+    """Sutherland and Hodgman's clip of a closed polygon to a half-plane."""
+    axis, value, side = plane
+
+    def inside(p: Point) -> bool:
+        return (p[axis] - value) * side >= 0
+
+    def crossing(p: Point, q: Point) -> Point:
+        t = (value - p[axis]) / (q[axis] - p[axis])
+        return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+
+    out: Contour = []
+    previous = contour[-1]
+    for point in contour:
+        if inside(point):
+            if not inside(previous):
+                out.append(crossing(previous, point))
+            out.append(point)
+        elif inside(previous):
+            out.append(crossing(previous, point))
+        previous = point
+    return out
+
+
+def _painted_over(device: PaintLog, seqno: int, group: list[Contour]) -> bool:
+    bounds = _bounds(group)
+    return any(
+        kind != "ignore-text" and intersects(bounds, box) for kind, box in device.log[seqno + 1 :]
+    )
+
+
+def _bounds(group: list[Contour]) -> Quad:
+    xs = [x for contour in group for x, _ in contour]
+    ys = [y for contour in group for _, y in contour]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _meets_any(rect: Sequence[float], boxes: Sequence[Quad]) -> bool:
+    return any(intersects(tuple(rect), box) for box in boxes)  # type: ignore[arg-type]

@@ -1,0 +1,126 @@
+"""A large glyph a box crosses keeps what lies beside the box (`glyph_outlines.py`).
+
+MuPDF's redaction removes every glyph a box meets, whole: the letter of a watermark 140
+points tall that a box over a name crossed went from the release, and so did decorative
+capitals whose scribbles reach far past their box (DSS's visual-signature test page).
+Such a glyph is now drawn again as its outline, cut around the box."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content
+
+RED = (0.8, 0.1, 0.1)
+
+
+def watermark_page(*, after: bytes = b"") -> bytes:
+    """ "TAX" in red 120 points tall over a name, "Jane Roe", whose surname crosses the
+    T's stem; then `after` (raw operators)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 600), "Statement of account", fontsize=11)
+    page.insert_text((100, 400), "TAX", fontsize=120, color=RED)
+    page.insert_text((103, 352), "Jane Roe", fontsize=11)
+    if after:
+        append_content(page, after)
+    return doc.tobytes()
+
+
+def _name(pdf: bytes) -> pymupdf.Rect:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    words = page.get_text("words")
+    return pymupdf.Rect(next(w[:4] for w in words if w[4] == "Jane")) | pymupdf.Rect(
+        next(w[:4] for w in words if w[4] == "Roe")
+    )
+
+
+def _mark(pdf: bytes, box: pymupdf.Rect) -> RedactionMark:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+
+def _colour_at(pdf: bytes, x: float, y: float) -> tuple[int, ...]:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    pix = page.get_pixmap(dpi=72, clip=pymupdf.Rect(x, y, x + 1, y + 1))
+    return tuple(pix.pixel(0, 0))
+
+
+# Beside the box over the name: the T's stem below it, the end of its bar.
+STEM = (138, 380)
+RIGHT_OF_THE_BAR = (165, 317)
+
+
+def test_a_large_letter_a_box_crosses_keeps_what_lies_beside_the_box() -> None:
+    pdf = watermark_page()
+    assert _colour_at(pdf, *STEM)[0] > 150 > _colour_at(pdf, *STEM)[1]  # red
+    mark = _mark(pdf, _name(pdf))
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert _colour_at(output, *STEM) == _colour_at(pdf, *STEM)
+    assert _colour_at(output, *RIGHT_OF_THE_BAR) == _colour_at(pdf, *RIGHT_OF_THE_BAR)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_no_part_of_the_outline_under_the_box_is_written() -> None:
+    pdf = watermark_page()
+    mark = _mark(pdf, _name(pdf))
+
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [mark])), filetype="pdf")[0]
+
+    inner = _name(pdf) + (0.01, 0.01, -0.01, -0.01)
+    red = [d for d in released.get_drawings() if d.get("fill") and d["fill"][0] > 0.7]
+    assert red, "the T is drawn again"
+    points = [
+        p for d in red for item in d["items"] for p in item[1:] if isinstance(p, pymupdf.Point)
+    ]
+    assert not any(inner.contains(p) for p in points)
+    assert "Jane" not in released.get_text() and "T" not in released.get_text().split()
+
+
+def test_a_letter_something_is_painted_over_afterwards_goes_whole_as_before() -> None:
+    """Drawn again after everything, the outline would cover what was painted over it."""
+    pdf = watermark_page(after=b"q 0 0 1 rg 130 382 20 20 re f Q")  # over the stem
+    mark = _mark(pdf, _name(pdf))
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert _colour_at(output, *RIGHT_OF_THE_BAR) == (255, 255, 255)
+    assert verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize("fontsize", [11, 20])
+def test_text_of_a_usual_size_a_box_crosses_goes_as_before(fontsize: float) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((100, 400), "Taxpayer", fontsize=fontsize, color=RED)
+    pdf = doc.tobytes()
+    word = pymupdf.Rect(page.get_text("words")[0][:4])
+    box = pymupdf.Rect(word.x0 - 5, word.y0, word.x0 + word.width / 3, word.y1)
+
+    released = pymupdf.open(stream=burn_in(pdf, [_mark(pdf, box)]), filetype="pdf")[0]
+
+    assert not [d for d in released.get_drawings() if d.get("fill") and d["fill"][0] > 0.7]
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_the_letter_stays_beside_the_box_on_a_turned_page(rotation: int) -> None:
+    upright = watermark_page()
+    box = _name(upright)  # unrotated page space, as marks are
+    doc = pymupdf.open(stream=upright, filetype="pdf")
+    doc[0].set_rotation(rotation)
+    pdf = doc.tobytes()
+    mark = _mark(pdf, box)
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    unturned = pymupdf.open(stream=output, filetype="pdf")
+    unturned[0].set_rotation(0)
+    assert _colour_at(unturned.tobytes(), *STEM) == _colour_at(upright, *STEM)
+    assert verify(pdf, output, [mark]).ok
