@@ -7,6 +7,8 @@ Such a glyph is now drawn again as its outline, cut around the box."""
 
 from __future__ import annotations
 
+import re
+
 import pymupdf
 import pytest
 
@@ -124,3 +126,19 @@ def test_the_letter_stays_beside_the_box_on_a_turned_page(rotation: int) -> None
     unturned[0].set_rotation(0)
     assert _colour_at(unturned.tobytes(), *STEM) == _colour_at(upright, *STEM)
     assert verify(pdf, output, [mark]).ok
+
+
+def test_what_of_the_letter_lies_outside_the_crop_box_is_not_drawn_again() -> None:
+    """MuPDF clips what a page draws to its crop box: the outline is cut to it too."""
+    doc = pymupdf.open(stream=watermark_page(), filetype="pdf")
+    doc[0].set_cropbox(pymupdf.Rect(0, 0, 612, 380))  # the foot of the T, 380 to 400, hidden
+    pdf = doc.tobytes()
+    mark = _mark(pdf, _name(pdf))
+
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [mark])), filetype="pdf")[0]
+
+    # The outline as written, in PDF space (y up): the crop box starts at y 412 there.
+    content = released.read_contents().decode("latin-1")
+    paths = re.findall(r"\.8 \.1 \.1 rg ([-\d. ml]+) h f Q", content)
+    ys = [float(y) for path in paths for y in re.findall(r"(-?[\d.]+) [ml]", path)]
+    assert ys and min(ys) >= 412 - 0.01
