@@ -23,6 +23,7 @@ from pymupdf import mupdf
 from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
 from review.pdf.glyph_cut import drop_glyphs, ranked
 from review.pdf.paintlog import OPAQUE, PaintLog
+from review.pdf.user_space import bounds_of, meets_any
 
 LARGE_PT = 24.0  # glyphs this tall or taller (a heading's 12-point text is left alone)
 _FLAT_PT = 0.25  # how far a curve's chords may stray from it
@@ -110,7 +111,7 @@ class _Glyphs(PaintLog):
         """Opaque, through rectangles alone, in no translucent or blending group, soft
         mask or pattern cell."""
         return (
-            alpha * self._group_alphas[-1] >= OPAQUE
+            self.opacity(alpha) >= OPAQUE
             and not any(self._group_blends)
             and not self._defining_masks
             and not self._tiles
@@ -269,17 +270,11 @@ def _clip_to_plane(contour: Contour, plane: tuple[int, float, int]) -> Contour:
 
 
 def _painted_over(device: PaintLog, seqno: int, group: list[Contour]) -> bool:
-    bounds = _bounds(group)
+    bounds = bounds_of([(x, y, x, y) for contour in group for x, y in contour])
     return any(
         kind != "ignore-text" and intersects(bounds, box) for kind, box in device.log[seqno + 1 :]
     )
 
 
-def _bounds(group: list[Contour]) -> Quad:
-    xs = [x for contour in group for x, _ in contour]
-    ys = [y for contour in group for _, y in contour]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 def _meets_any(rect: Sequence[float], boxes: Sequence[Quad]) -> bool:
-    return any(intersects(tuple(rect), box) for box in boxes)  # type: ignore[arg-type]
+    return meets_any((rect[0], rect[1], rect[2], rect[3]), list(boxes))

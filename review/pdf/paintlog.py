@@ -174,7 +174,7 @@ class PaintLog(mupdf.FzDevice2):
 
     def _logged(self, kind: str, box: Quad, alpha: float = 1.0) -> Quad:
         """Log a painting operation; what it can reach."""
-        alpha *= self._group_alphas[-1]
+        alpha = self.opacity(alpha)
         if self._defining_masks:
             self.mask_content.add(len(self.log))
         elif alpha < OPAQUE:
@@ -244,7 +244,7 @@ class PaintLog(mupdf.FzDevice2):
         if flat(text, ctm):
             self.flat_text.add(len(self.log) - 1)
         if self.plain:
-            alpha *= self._group_alphas[-1]
+            alpha = self.opacity(alpha)
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
             self._painted_now(box, text, ctm)
 
@@ -273,8 +273,7 @@ class PaintLog(mupdf.FzDevice2):
         reach = self._logged("fill-path", _quad4(mupdf.ll_fz_bound_path(path, None, ctm)), alpha)
         if self.plain:
             self._paint_over(reach)
-            opaque = alpha * self._group_alphas[-1] >= OPAQUE
-            opaque_rectangle = opaque and mupdf.ll_fz_path_is_rect(path, ctm)
+            opaque_rectangle = self.opacity(alpha) >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
             colour = self._rgb(colorspace, color) if opaque_rectangle else None
             self._covers.append((reach, colour, colour is not None))
 
@@ -345,6 +344,10 @@ class PaintLog(mupdf.FzDevice2):
         # let paint through outside its area: no bound.
         self._defining_masks = max(0, self._defining_masks - 1)
         self._push_clip(UNBOUNDED, False)
+
+    def opacity(self, alpha: float) -> float:
+        """What a painting at `alpha` is seen at: through every group being drawn."""
+        return alpha * self._group_alphas[-1]
 
     def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913
         self._group_alphas.append(self._group_alphas[-1] * alpha)
