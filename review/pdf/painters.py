@@ -356,13 +356,16 @@ def _cross(a: Point, b: Point, p: Point) -> float:
 
 
 def _corners(item: tuple) -> list[pymupdf.Point]:
-    """A rectangle's or a quad's corners, round in the direction it was drawn."""
+    """A rectangle's or a quad's corners in the order the path visits them, as its
+    lines and curves are: with them, a frame drawn as a rectangle and an inner outline
+    the other way round is a ring, not a filled box (a court order's "JS-6" box). PyMuPDF
+    makes a quad of a path's points as ul, ll, lr, ur; a rectangle (orientation -1) of a
+    path from its top left rightwards, or (1) from its bottom left rightwards."""
     if item[0] == "qu":
         q = item[1]
-        return [q.ul, q.ur, q.lr, q.ll]
+        return [q.ul, q.ll, q.lr, q.ur]
     r = item[1]
-    corners = [r.tl, r.tr, r.br, r.bl]
-    return corners if item[2] != -1 else corners[::-1]
+    return [r.tl, r.tr, r.br, r.bl] if item[2] == -1 else [r.bl, r.br, r.tr, r.tl]
 
 
 def _filled_rectangles(drawing: dict) -> list[Quad]:

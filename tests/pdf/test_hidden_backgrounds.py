@@ -143,3 +143,53 @@ def test_text_under_an_opaque_fill_in_a_faint_group_is_seen_and_releases() -> No
 
 def test_text_under_the_same_group_drawn_opaque_is_covered() -> None:
     assert [f.kind for f in find_hidden(notes_under_a_tinted_form(1.0))] == ["covered"]
+
+
+def framed_marker(frame: bytes) -> bytes:
+    """A court order's "JS-6" in a box: white ground, then a black frame filled by the
+    nonzero rule as a rectangle and an inner outline, then the marker in black."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Order granting the motion", fontsize=12)
+    append_content(
+        page,
+        b"1 1 1 rg 441 701.7 44.4 24 re f 0 0 0 rg " + frame
+        + b" BT 0 g /helv 14 Tf 448.56 708.72 Td (JS-6) Tj ET",
+    )  # fmt: skip
+    return doc.tobytes()
+
+
+# The outer rectangle runs one way round, the inner outline the other: a ring.
+RING_CLOCKWISE_RECTANGLE = (
+    b"440.64 726.12 45.18 -24.78 re 441.42 701.7 m 441 702.12 l 485.4 702.12 l"
+    b" 485.04 701.7 l 485.04 725.7 l 485.4 725.34 l 441 725.34 l 441.42 725.7 l f"
+)
+RING_ANTICLOCKWISE_RECTANGLE = (
+    b"440.64 701.34 45.18 24.78 re 441 702.12 m 441 725.34 l 485.4 725.34 l"
+    b" 485.4 702.12 l h f"
+)
+# Both the same way round: the frame's inside is filled too (nonzero winding 2).
+FILLED_FRAME = (
+    b"440.64 701.34 45.18 24.78 re 441 702.12 m 485.4 702.12 l 485.4 725.34 l"
+    b" 441 725.34 l h f"
+)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [RING_CLOCKWISE_RECTANGLE, RING_ANTICLOCKWISE_RECTANGLE],
+    ids=["clockwise rectangle", "anticlockwise rectangle"],
+)
+def test_text_inside_a_frame_drawn_as_a_ring_is_seen_and_kept(frame: bytes) -> None:
+    pdf = framed_marker(frame)
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    assert "JS-6" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, []).ok
+
+
+def test_text_inside_a_frame_filled_both_ways_the_same_is_covered() -> None:
+    pdf = framed_marker(FILLED_FRAME)
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "JS-6")]
