@@ -64,7 +64,7 @@ class Painters:
         fills, strokes = {}, {}
         if any(kind in ("fill-path", "stroke-path") for kind, _ in log):
             logged = _drawings_in_log(log)
-            for drawing in page.get_drawings():
+            for drawing in _drawings(page):
                 # A path filled and stroked ("fs") is logged as its fill, then its stroke.
                 fill, stroke = drawing["seqno"], drawing["seqno"] + (drawing["type"] == "fs")
                 if stroke >= len(logged):
@@ -353,6 +353,28 @@ def _in_hull(points: list[Point], point: Point) -> bool:
 
 def _cross(a: Point, b: Point, p: Point) -> float:
     return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+
+
+def _drawings(page: pymupdf.Page) -> list[dict]:
+    """`Page.get_drawings`, but a rectangle keeps the way round it was drawn. PyMuPDF
+    reads that from the way up only and then turns a rectangle drawn leftwards ("-64.2
+    -55.8 re") the right way out, reversing it: a court's "Filed on" stamp framed by
+    rectangles drawn each way in turn, filled by the nonzero rule, read as a red box."""
+    drawings = page.get_cdrawings()
+    for drawing in drawings:
+        drawing["rect"] = pymupdf.Rect(drawing["rect"])
+        items: list[tuple] = []
+        for command, *rest in drawing["items"]:
+            if command == "re":
+                rect = pymupdf.Rect(rest[0])
+                way_round = -rest[1] if rect.x0 > rect.x1 else rest[1]
+                items.append(("re", rect.normalize(), way_round))
+            elif command == "qu":
+                items.append(("qu", pymupdf.Quad(rest[0])))
+            else:
+                items.append((command, *(pymupdf.Point(point) for point in rest)))
+        drawing["items"] = items
+    return drawings
 
 
 def _corners(item: tuple) -> list[pymupdf.Point]:

@@ -168,6 +168,9 @@ RING_ANTICLOCKWISE_RECTANGLE = (
     b"440.64 701.34 45.18 24.78 re 441 702.12 m 441 725.34 l 485.4 725.34 l"
     b" 485.4 702.12 l h f"
 )
+# A rectangle drawn rightwards round one drawn leftwards (a negative width): a ring too,
+# as a court clerk's "Filed on" stamp frames its date.
+RING_OF_RECTANGLES = b"440.64 726.12 45.18 -24.78 re 485.4 725.34 -44.4 -23.22 re f"
 # Both the same way round: the frame's inside is filled too (nonzero winding 2).
 FILLED_FRAME = (
     b"440.64 701.34 45.18 24.78 re 441 702.12 m 485.4 702.12 l 485.4 725.34 l"
@@ -177,8 +180,8 @@ FILLED_FRAME = (
 
 @pytest.mark.parametrize(
     "frame",
-    [RING_CLOCKWISE_RECTANGLE, RING_ANTICLOCKWISE_RECTANGLE],
-    ids=["clockwise rectangle", "anticlockwise rectangle"],
+    [RING_CLOCKWISE_RECTANGLE, RING_ANTICLOCKWISE_RECTANGLE, RING_OF_RECTANGLES],
+    ids=["clockwise rectangle", "anticlockwise rectangle", "rectangle drawn leftwards"],
 )
 def test_text_inside_a_frame_drawn_as_a_ring_is_seen_and_kept(frame: bytes) -> None:
     pdf = framed_marker(frame)
