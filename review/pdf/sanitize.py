@@ -34,6 +34,7 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   where another image is near it), or else emptied when it is drawn nowhere else. A
   hidden glyph that overlaps a visible one goes alone, by its character and origin
   (`glyph_cut`); what nothing here can take is left for the gate (`unseen_content`);
+- the words a font's ToUnicode map gives glyphs no page shows any more (`unicode_maps`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
   there is exactly one revision and no unreferenced object. The rewrite is never
   encrypted, so a source's owner password and permission flags do not carry over.
@@ -67,6 +68,7 @@ from review.pdf.marked_content import (
 from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
+from review.pdf.unicode_maps import forget_unshown_words
 
 # What a catalog and a page keep: what draws the pages and how a viewer shows them. Any
 # other key goes, the ones this module names (the /Names tree, /OpenAction, /AA, the
@@ -152,6 +154,7 @@ def sanitize(pdf: bytes) -> bytes:
         _unnamed_layers(doc)
         _keep_only(doc, doc.pdf_catalog(), CATALOG_KEEPS)
         _drop_object_metadata(doc)
+        forget_unshown_words(doc)
         doc.set_metadata({})
         _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
         return save(doc, explicit)
