@@ -165,16 +165,14 @@ RING_CLOCKWISE_RECTANGLE = (
     b" 485.04 701.7 l 485.04 725.7 l 485.4 725.34 l 441 725.34 l 441.42 725.7 l f"
 )
 RING_ANTICLOCKWISE_RECTANGLE = (
-    b"440.64 701.34 45.18 24.78 re 441 702.12 m 441 725.34 l 485.4 725.34 l"
-    b" 485.4 702.12 l h f"
+    b"440.64 701.34 45.18 24.78 re 441 702.12 m 441 725.34 l 485.4 725.34 l 485.4 702.12 l h f"
 )
 # A rectangle drawn rightwards round one drawn leftwards (a negative width): a ring too,
 # as a court clerk's "Filed on" stamp frames its date.
 RING_OF_RECTANGLES = b"440.64 726.12 45.18 -24.78 re 485.4 725.34 -44.4 -23.22 re f"
 # Both the same way round: the frame's inside is filled too (nonzero winding 2).
 FILLED_FRAME = (
-    b"440.64 701.34 45.18 24.78 re 441 702.12 m 485.4 702.12 l 485.4 725.34 l"
-    b" 441 725.34 l h f"
+    b"440.64 701.34 45.18 24.78 re 441 702.12 m 485.4 702.12 l 485.4 725.34 l 441 725.34 l h f"
 )
 
 

@@ -50,7 +50,9 @@ def page_with_a_word_glyph(lines: list[bytes]) -> bytes:
 
 def mark_on_the_first(pdf: bytes, word: str) -> RedactionMark:
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
-    return RedactionMark(page=0, box=normalize(page, page.search_for(word)[0]), legal_reason="(b)(6)")
+    return RedactionMark(
+        page=0, box=normalize(page, page.search_for(word)[0]), legal_reason="(b)(6)"
+    )
 
 
 def released(pdf: bytes, marks: list[RedactionMark]) -> pymupdf.Document:
@@ -86,7 +88,7 @@ def test_a_word_glyph_still_drawn_keeps_its_word() -> None:
 
 
 def test_the_word_spelled_letter_by_letter_elsewhere_keeps_no_unused_word_glyph() -> None:
-    """"SMITHSON" in single letters holds SMITH, but no glyph draws the word glyph."""
+    """ "SMITHSON" in single letters holds SMITH, but no glyph draws the word glyph."""
     pdf = page_with_a_word_glyph([b"Filed by Mr X on May 2"])
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     doc[0].insert_text((72, 760), "Witness: Ann SMITHSON", fontsize=12)
