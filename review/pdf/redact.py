@@ -161,6 +161,14 @@ def _burn_in_prepare(
     return per_page, ready_for_the_filter(doc)
 
 
+def baked(doc: pymupdf.Document) -> pymupdf.Document:
+    """A copy of `doc` with its annotations and form fields drawn into the pages as
+    burn-in draws them: what the reviewer saw, all of it page content."""
+    copy = open_pdf(doc.tobytes())
+    _burn_in_prepare(copy, [])
+    return copy
+
+
 def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:
     """Apply the approved `marks` to `pdf` and return the rewritten file."""
     doc = open_pdf(pdf)

@@ -63,7 +63,7 @@ from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
 from review.pdf.hidden import analyse_page
 from review.pdf.layers import layers_on
-from review.pdf.redact import RedactionMark, check_page, open_pdf
+from review.pdf.redact import RedactionMark, baked, check_page, open_pdf
 from review.pdf.render import MUPDF_ERRORS
 from review.pdf.tokens import (
     DASHES,
@@ -166,6 +166,9 @@ def _check(
     out_layered = layers_on(out)
     # The source with its layers on, copied once and only if a page needs it.
     source_layered = functools.cache(lambda: layers_on(src))
+    # And with its annotations drawn in, as burn-in draws them: a word under a sticky
+    # note's icon was hidden from the reviewer, and sanitize takes it.
+    source_baked = functools.cache(lambda: baked(src))
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
@@ -203,9 +206,8 @@ def _check(
             # tag MuPDF draws in an unsigned signature field. Looked for only here,
             # where words are missing, as most pages have neither.
             layered_doc = source_layered()
-            analysis = analyse_page(
-                src[page_no], layered_doc[page_no] if layered_doc is not None else None
-            )
+            seen = source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
+            analysis = analyse_page(seen, layered_doc[page_no] if layered_doc is not None else None)
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
             before.hidden += _unsigned_signature_fields(src[page_no])
             lost = missing(before, after, page_boxes)
