@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.content import Operation, operations
-from review.pdf.form_fills import StreamOwner
+from review.pdf.form_fills import StreamOwner, strokes_a_form_may_reach
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
@@ -73,8 +73,12 @@ def split_fills(
     """Rewrite the page's rectangle fills that `boxes` (page rectangles) touch but do
     not contain as their pieces around the boxes (see the module's docstring). `log`:
     the page's bbox log (`get_bboxlog`)."""
-    if not _paints_with_patterns(page) and not any(
-        _split_wanted(bbox, boxes) for kind, bbox in log if kind in ("fill-path", "stroke-path")
+    if not (
+        _paints_with_patterns(page)
+        or any(
+            _split_wanted(bbox, boxes) for kind, bbox in log if kind in ("fill-path", "stroke-path")
+        )
+        or (page.get_xobjects() and strokes_a_form_may_reach(log, boxes))
     ):
         return  # the usual page: read in C, not lexed in Python
     doc = page.parent

@@ -21,10 +21,22 @@ from collections.abc import Callable, Sequence
 import pymupdf
 
 from review.pdf.resources import form_xref, put_at, resolve_in
-from review.pdf.user_space import IDENTITY, Matrix, PathState, Rect, concat, meets_any, numbers_of
+from review.pdf.user_space import (
+    IDENTITY,
+    Matrix,
+    PathState,
+    Rect,
+    concat,
+    meets_any,
+    numbers_of,
+    pdf_number,
+)
 
 MAX_DEPTH = 12
 COPY_PREFIX = "RRQSplit"
+# How far past a form's box MuPDF's redaction may find its strokes when it takes them as
+# drawn with the default line settings: 8 points wide, mitred at the limit of 10.
+RESTATED_REACH = 80.0
 
 # `fills.split_rectangle_fills`: a stream, the boxes, the state it starts in, the
 # page or form whose resources it names -> the stream rewritten.
@@ -70,13 +82,15 @@ class StreamOwner:
         if xref is None:
             return None
         ctm = concat(_array(doc, xref, "Matrix", 6) or IDENTITY, state.ctm)
-        if not _reaches_a_box(doc, xref, ctm, self.boxes):
+        inherited = _line_settings_restated(state)
+        if not _reaches_a_box(doc, xref, ctm, self.boxes, RESTATED_REACH if inherited else 0):
             return None
         data = doc.xref_stream(xref) or b""
         inner = StreamOwner(doc, xref, self.boxes, self.split_stream, self.depth + 1)
         split = self.split_stream(data, self.boxes, state._replace(ctm=ctm), inner)
-        if split == data:
+        if split == data and not inherited:
             return None
+        split = inherited + split
         copy = doc.get_new_xref()
         doc.update_object(copy, doc.xref_object(xref, compressed=True))
         doc.update_stream(copy, split)
@@ -112,14 +126,53 @@ def _array(doc: pymupdf.Document, xref: int, key: str, count: int) -> list[float
     return numbers_of(value.strip("[]").encode("latin-1").split(), count)
 
 
-def _reaches_a_box(doc: pymupdf.Document, xref: int, ctm: Matrix, boxes: Sequence[Rect]) -> bool:
-    """Some box meets the form's /BBox as drawn through `ctm` (its /Matrix included).
-    Without a readable /BBox, yes."""
+def strokes_a_form_may_reach(
+    log: Sequence[tuple[str, Sequence[float]]], boxes: Sequence[pymupdf.Rect]
+) -> bool:
+    """Some stroke of the page's bbox log lies within `RESTATED_REACH` of a box: a form
+    may draw it, and MuPDF's redaction may take it though it is drawn further off."""
+    grown = [
+        box + (-RESTATED_REACH, -RESTATED_REACH, RESTATED_REACH, RESTATED_REACH) for box in boxes
+    ]
+    return any(
+        pymupdf.Rect(bbox).intersects(box)
+        for kind, bbox in log
+        if kind == "stroke-path"
+        for box in grown
+    )
+
+
+def _line_settings_restated(state: PathState) -> bytes:
+    """The line width, join and miter limit a form is drawn with, where they are not the
+    defaults, as operators to start its copy with. The form inherits them, so they draw
+    nothing new; but MuPDF's redaction bounds the form's strokes as if it started from
+    the defaults, and a mitred stroke by its width times the miter limit: a form's
+    zigzags stroked 8 wide went whole for a box 20 points off, bounded with a limit of
+    10 where the page had set 2 (iText's GraphicsStateOperators)."""
+    default = PathState()
+    settings = [
+        b"%s %s" % (pdf_number(value), operator)
+        for value, default_value, operator in (
+            (state.width, default.width, b"w"),
+            (state.join, default.join, b"j"),
+            (state.miter, default.miter, b"M"),
+        )
+        if value != default_value
+    ]
+    return b" ".join(settings) + b" " if settings else b""
+
+
+def _reaches_a_box(
+    doc: pymupdf.Document, xref: int, ctm: Matrix, boxes: Sequence[Rect], margin: float
+) -> bool:
+    """Some box meets the form's /BBox as drawn through `ctm` (its /Matrix included),
+    grown by `margin` points. Without a readable /BBox, yes."""
     numbers = _array(doc, xref, "BBox", 4)
     if not numbers:
         return True
     bbox = pymupdf.Rect(numbers).normalize() * pymupdf.Matrix(*ctm)
-    return meets_any((bbox.x0, bbox.y0, bbox.x1, bbox.y1), list(boxes))
+    grown = (bbox.x0 - margin, bbox.y0 - margin, bbox.x1 + margin, bbox.y1 + margin)
+    return meets_any(grown, list(boxes))
 
 
 def _free_name(doc: pymupdf.Document, owner: int) -> str:

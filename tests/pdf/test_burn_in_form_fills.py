@@ -10,11 +10,13 @@ stays around the box, in a copy of the form that only the marked place draws."""
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
 
 BLUE = (0.0, 0.3, 0.6)
 HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
@@ -128,4 +130,42 @@ def test_a_form_drawn_in_several_places_is_split_only_where_the_box_lies() -> No
     assert _blue_area(released[0], other) == other.get_area()  # the other place: whole
     assert _blue_area(released[1], marked) == marked.get_area()  # the other page: whole
     assert _words(released[1])[0] == "Invest"
+    assert verify(pdf, output, [mark]).ok
+
+
+# Zigzags stroked 8 wide with mitred joins, in a form's own space.
+ZIGZAGS = b"8 w 46 50 m 65 80 l 84 50 l S 87 50 m 105 80 l 123 50 l S"
+
+
+def zigzags_drawn_with_a_miter_limit(limit: bytes, at: int) -> bytes:
+    """The page sets the miter limit and draws the zigzags' form at (300, `at`), a line
+    of text 24 points above their points."""
+    doc = pymupdf.open()
+    zigzags = _stream(
+        doc, "<< /Type /XObject /Subtype /Form /BBox [0 0 300 120] /Resources << >> >>", ZIGZAGS
+    )
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((300, 792 - at - 80 - 28), "Screening committee", fontsize=12)
+    set_resource(page, "XObject/Zigzags", f"{zigzags} 0 R")
+    append_content(page, b"q %s M q 1 0 0 1 300 %d cm /Zigzags Do Q Q" % (limit, at))
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("limit", [b"2", b"2.1"])
+def test_strokes_in_a_form_far_from_the_box_keep_the_miter_limit_they_are_drawn_with(
+    limit: bytes,
+) -> None:
+    """MuPDF's redaction bounds a form's mitred strokes as if the form set the default
+    limit of 10 (8 x 10 = 80 points past them), though it inherits the page's 2: the
+    zigzags 20 points below a marked word went whole (iText's
+    GraphicsStateOperators). The form's copy now says the limit again."""
+    pdf = zigzags_drawn_with_a_miter_limit(limit, 600)
+    original = pymupdf.open(stream=pdf, filetype="pdf")
+    mark, output = _release(pdf, _word_box(original[0], "committee"))
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    zigzags = pymupdf.Rect(300, 95, 560, 160)  # below the box, around the points
+    shown = released[0].get_pixmap(clip=zigzags).samples
+    assert shown == original[0].get_pixmap(clip=zigzags).samples
+    assert min(shown) == 0  # black ink there
     assert verify(pdf, output, [mark]).ok
