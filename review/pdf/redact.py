@@ -287,6 +287,10 @@ def _appearances_drawn(doc: pymupdf.Document) -> None:
     for page in doc:
         for annot in page.annots(types=(pymupdf.PDF_ANNOT_STAMP,)):
             if doc.xref_get_key(annot.xref, "AP")[0] == "null":
+                # MuPDF draws a stamp upright whatever its /Rotate says; PyMuPDF would
+                # turn the drawing, and fails doing so (iText's rotated_annotation.pdf
+                # crashed the burn-in).
+                doc.xref_set_key(annot.xref, "Rotate", "null")
                 annot.update()
 
 

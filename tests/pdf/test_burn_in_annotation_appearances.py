@@ -37,8 +37,10 @@ def shown(pdf: bytes, annots: bool = True) -> bytes:
     [
         "/Subtype/Stamp/Rect[20 100 280 200]",
         "/Subtype/Square/Rect[40 40 160 90]/C[1 0 0]/BS<</W 4>>",
+        "/Subtype/Stamp/Name/Confidential/Rect[20 100 110 190]/Rotate 90",
+        "/Subtype/Stamp/Name/Confidential/Rect[120 100 210 190]/Rotate 45",
     ],
-    ids=["stamp", "square"],
+    ids=["stamp", "square", "stamp turned a quarter", "stamp turned 45 degrees"],
 )
 def test_an_annotation_without_an_appearance_is_released_as_shown(entries: str) -> None:
     pdf = with_an_annotation(entries)
