@@ -127,7 +127,7 @@ def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathSta
     lengths, phase = state.dash
 
     def dash(offset: float) -> bytes:
-        return b"[%s] %s d " % _dash_from(lengths, phase + offset)
+        return b"[%s] %s d " % _dash_from(lengths, phase, offset)
 
     alone, joined = (
         [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in group]
@@ -145,13 +145,17 @@ def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathSta
     return b"2 j " + b" ".join(alone) + restored
 
 
-def _dash_from(lengths: tuple[float, ...], phase: float) -> tuple[bytes, bytes]:
-    """The operands of "d" for a pattern started `phase` along it, in a form every
-    viewer reads alike: an odd count of lengths written out twice, as the pattern runs
-    (MuPDF takes the phase of "[5] 8 d" modulo 5, not 10), and the phase within one
-    period, not the distance along the path."""
+def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[bytes, bytes]:
+    """The operands of "d" for the pattern `lengths` set with `phase`, started `along`
+    the path, in a form every viewer reads alike and as MuPDF drew the path: an odd
+    count of lengths written out twice, as the pattern runs, with the phase MuPDF takes
+    ("[2] 2 d" is "[2 2] 0 d" to MuPDF: it takes the phase modulo 2, not 4; a table of
+    contents' dotted leaders moved by a dot), and the phase within one period."""
     if len(lengths) % 2:
+        if sum(lengths) > 0:
+            phase %= sum(lengths)
         lengths += lengths
+    phase += along
     period = sum(lengths)
     if period > 0:
         phase %= period

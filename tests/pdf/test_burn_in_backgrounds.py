@@ -372,7 +372,11 @@ def test_a_rule_keeps_its_stretch_beside_a_mark_that_does_not_touch_it() -> None
 @pytest.mark.parametrize(
     "outline", [b"40 660 532 80 re S", ROUNDED], ids=["rectangle", "round-corners"]
 )
-@pytest.mark.parametrize("dash", [b"[9 6.75] 2 d ", b"[5] 3 d "], ids=["two-lengths", "one"])
+@pytest.mark.parametrize(
+    "dash",
+    [b"[9 6.75] 2 d ", b"[5] 3 d ", b"[5] 8 d "],
+    ids=["two-lengths", "one", "one-phase-past-it"],
+)
 def test_a_dashed_border_drawn_as_its_sides_keeps_its_dashes_where_they_were(
     outline: bytes, dash: bytes
 ) -> None:
@@ -380,7 +384,8 @@ def test_a_dashed_border_drawn_as_its_sides_keeps_its_dashes_where_they_were(
     the first, and whatever follows a cut, came out with its dashes moved (a dashed
     frame around a figure in docling's test files). Each piece starts the pattern
     where the path had it there; a single length ("[5]": five on, five off) too, whose
-    phase MuPDF takes modulo five (an itext page's dashed frame)."""
+    phase MuPDF takes modulo five, not ten (an itext page's dashed frame, a table of
+    contents' dotted leaders)."""
     pdf = bordered_notice(as_lines=False, outline=dash + outline)
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
     box = pymupdf.Rect(30, 80, 60, 100)  # across the left side
