@@ -194,3 +194,19 @@ def test_text_inside_a_frame_filled_both_ways_the_same_is_covered() -> None:
     pdf = framed_marker(FILLED_FRAME)
 
     assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "JS-6")]
+
+
+def test_a_black_letter_on_a_black_border_drawn_as_a_trapezoid_is_found() -> None:
+    """An HTML box's border sides are trapezoids (mitred corners); a paragraph set across
+    a box drawn before it has letters on its black side, black on black. The words were
+    settled as seen without asking what lay under them, as only rectangles were looked
+    for there; burn-in then cut the border into rectangles, sanitize found the letters,
+    and the gate counted them as lost (iText's html2pdf tests)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Box model", fontsize=12)
+    side = b"0 0 0 rg 119.25 714.95 m 119.25 527.45 l 126.75 519.95 l 126.75 722.45 l h f"
+    append_content(page, side + b" BT 0 g /helv 12 Tf 36.75 643.49 Td (Lorem ipsum dolor) Tj ET")
+    pdf = doc.tobytes()
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "l")]  # of "dolor"
