@@ -24,6 +24,8 @@ on the page named by `bad_pages`:
   refuses it now (`user_unit`); it still shows the render limits hold.
 - broken_page_tree: the page tree counts three pages; its third kid is the tree's own
   root.
+- tiled_pixel: one pixel drawn 120,000 times (a CSS background repeated as images): it
+  draws in a second, but every pass over the page's painting pays for each placement.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ POISON_KINDS = (
     "huge_page",
     "huge_user_unit_page",
     "broken_page_tree",
+    "tiled_pixel",
 )
 
 LETTER = "[0 0 612 792]"
@@ -190,6 +193,27 @@ def broken_page_tree() -> PoisonCase:
     return PoisonCase("broken_page_tree", write_pdf(objects), (2,))
 
 
+PIXEL_TILES = 120_000
+
+
+def tiled_pixel() -> PoisonCase:
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox " + LETTER.encode() + b" "
+        b"/Resources << /Font << /F1 3 0 R >> /XObject << /Im0 8 0 R >> >> /Contents 7 0 R >>"
+    )
+    tiles = b"".join(
+        b"q 0.75 0 0 0.75 %d %d cm /Im0 Do Q\n" % (36 + tile % 540, 36 + tile // 540)
+        for tile in range(PIXEL_TILES)
+    )
+    content = stream(b"/Filter /FlateDecode", zlib.compress(tiles, 9))
+    pixel = stream(
+        b"/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray "
+        b"/BitsPerComponent 8",
+        b"\x80",
+    )
+    return PoisonCase("tiled_pixel", _two_pages(page, [content, pixel]), (1,))
+
+
 def slow_page() -> PoisonCase:
     """Not one of the poison kinds: a page that passes every check made before drawing
     (16,384 form draws, under the limit) and then takes far longer than a page may, as
@@ -223,6 +247,7 @@ BUILDERS: dict[str, Callable[[], PoisonCase]] = {
     "huge_page": huge_page,
     "huge_user_unit_page": huge_user_unit_page,
     "broken_page_tree": broken_page_tree,
+    "tiled_pixel": tiled_pixel,
     "slow_page": slow_page,
 }
 

@@ -28,6 +28,8 @@ OPAQUE = 0.99
 WIDE_STROKE_PT = 1.5
 # Points by which a drawing may fall short of its pattern cell and still fill it.
 _CELL_SLACK = 0.5
+# Texts and images a page may paint before it is proved plain the slow way no more.
+PLAIN_PROOF_LIMIT = 5_000
 WHITE = (1.0, 1.0, 1.0)
 
 
@@ -201,6 +203,13 @@ class PaintLog(mupdf.FzDevice2):
         self._bounds_of_clips.append(clamp_to(box, outer))
 
     def _painted_now(self, box: Quad, text=None, ctm=None) -> None:  # noqa: ANN001
+        if len(self._painted) >= PLAIN_PROOF_LIMIT:
+            # Proving the page plain costs each painting a look at all before it: past
+            # this many, the glyph analysis decides (a CSS background drawn as 700,000
+            # placements of one pixel took hours, iText's html2pdf tests, and 100,000,
+            # as many as a page may draw, minutes).
+            self.plain = False
+            return
         if text is not None:
             text, ctm = mupdf.FzText(mupdf.ll_fz_keep_text(text)), mupdf.FzMatrix(ctm)
         self._painted.append((box, text, ctm))

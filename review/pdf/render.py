@@ -17,8 +17,9 @@ Limits, and why each is where it is:
   even when it subsamples it.
 - Form draws. Forms that draw forms can multiply: sixteen copies of one form, each
   drawing the next four times, are 4^16 draws in 6 KB, hours of drawing that MuPDF's
-  cycle check does not stop. The draws a page would make are counted from its content
-  before drawing; more than `MAX_FORM_DRAWS` is refused: `too_complex`.
+  cycle check does not stop. The draws a page would make, of forms and images, are
+  counted from its content before drawing; more than `MAX_FORM_DRAWS` is refused:
+  `too_complex`.
 - MuPDF's own limits: its stack of nested objects and content (`exception stack overflow`
   for an array nested 200,000 deep), its cycle check on forms that draw themselves, its
   cap on a pixmap's size (`Overly large image`), and its object store (the default 256
@@ -130,6 +131,11 @@ def _check_form_draws(page: pymupdf.Page) -> None:
     doc = page.parent
     names: dict[int, dict[str, int]] = defaultdict(dict)
     for xref, name, referencer, _bbox in page.get_xobjects():
+        names[referencer][name] = xref
+    # Images count as draws too: a page of no form drew one pixel 700,000 times (a CSS
+    # background in iText's html2pdf tests), which every later pass over the page's
+    # painting pays for.
+    for xref, *_, name, _filter, referencer in page.get_images(full=True):
         names[referencer][name] = xref
     if not names:
         return

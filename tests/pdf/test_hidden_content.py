@@ -21,12 +21,13 @@ from review.pdf import hidden
 from review.pdf.detect import DetectionPolicy, detect
 from review.pdf.hidden import find_hidden
 from review.pdf.opencheck import PdfRejected, open_check
-from review.pdf.paintlog import PaintLog
+from review.pdf.paintlog import PLAIN_PROOF_LIMIT, PaintLog
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit import hidden_corpus
 from testkit.damage import with_a_dangling_xref_entry
+from testkit.drawing import append_content
 from testkit.hidden_corpus import HiddenCase
 from testkit.leak_corpus import text_document
 from tests.pdf.test_redact import assert_canary_absent
@@ -428,3 +429,24 @@ def test_a_box_over_half_a_word_is_not_plain_and_the_covered_letters_are_found()
     found = find_hidden(doc.tobytes())
     assert [h.kind for h in found] == ["covered"]
     assert found[0].text.lower() in "halfcovered" and len(found[0].text) >= 4
+
+
+@pytest.mark.parametrize("words", [PLAIN_PROOF_LIMIT - 10, PLAIN_PROOF_LIMIT + 10])
+def test_a_page_painting_past_the_proof_limit_is_left_to_the_glyph_analysis(words: int) -> None:
+    """Proving a page plain looks at every earlier painting for each one: a page of
+    700,000 image placements took hours. Past the limit the page is not proved plain;
+    the glyph analysis looks at it, and finds nothing hidden on an ordinary page."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((36, 30), "Tally sheet", fontsize=10)
+    tally = b"".join(
+        b"BT /helv 3 Tf %d %d Td (x) Tj ET " % (36 + n % 135 * 4, 40 + n // 135 * 4)
+        for n in range(words)
+    )
+    append_content(page, tally)
+
+    analysis = hidden.analyse_page(page)
+
+    assert analysis.hidden == []
+    proved_plain = analysis.visible == []  # a plain page's glyphs are not listed
+    assert proved_plain is (words < PLAIN_PROOF_LIMIT)

@@ -28,6 +28,7 @@ CAUSE = {
     "huge_page": TOO_LARGE,
     "huge_user_unit_page": TOO_LARGE,
     "broken_page_tree": NO_SUCH_PAGE,
+    "tiled_pixel": TOO_COMPLEX,
 }
 
 
