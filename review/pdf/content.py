@@ -165,7 +165,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
       a colour equal to the last one it wrote, and "cs" alone sets the space's initial
       colour, full ink for a separation (an Adobe technical note, pdfcpu's
       5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
-      black).
+      black);
+    - a clip to no path gets an empty rectangle (`empty_clips`).
 
     Returns the streams that draw an inline image (for `inline_images`, which would
     otherwise read every stream again)."""
@@ -182,6 +183,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
                 leading = None
         for form in page.get_xobjects():
             streams.setdefault(form[0], None)  # a form inherits it
+    from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out  # lexes with ours
+
     inline_images = set()
     for xref, leading in streams.items():
         data = read_content(doc, xref)
@@ -200,6 +203,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
             spelled = colours_spelled_out(spelled)
         if _SHOWN_UNPLACED.search(spelled):
             spelled = text_objects_placed(spelled)
+        if EMPTY_CLIP.search(spelled):
+            spelled = empty_clips_spelled_out(spelled)
         if spelled != data:
             doc.update_stream(xref, spelled)
     return inline_images

@@ -1,0 +1,40 @@
+"""A clip to no path, spelled out for MuPDF's content filter (Django-free).
+
+"W n" with no path built since the last one was painted or clipped ("... W n W n")
+clips to nothing: MuPDF draws nothing more until the graphics state is restored. The
+content filter, which every redaction runs, carries that "W" over to the next path
+instead ("<path> W S"), which is then clipped to its own outline and drawn: a border
+side that an empty clip hid appeared in the release (iText's html2pdf border-radius
+tests, a blue side of a rounded box). `empty_clips_spelled_out` gives each such clip
+an empty rectangle ("0 0 0 0 re W n"), which the filter keeps as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from review.pdf.content import operations
+from review.pdf.user_space import PATH_OPERANDS
+
+# A clip right after a path ended: the one form generators write.
+EMPTY_CLIP = re.compile(rb"(?<![^\s\]>)])n\s+W\*?\s+n(?![^\s/\[<(%])")
+_CLIPS = (b"W", b"W*")
+_EMPTY = b"0 0 0 0 re "
+
+
+def empty_clips_spelled_out(data: bytes) -> bytes:
+    """`data` with a rectangle of no size before each "W" or "W*" that has no path."""
+    out: list[bytes] = []
+    cursor = 0
+    building = False  # a path has been started and not yet painted or ended
+    for op in operations(data):
+        if op.operator in PATH_OPERANDS:
+            building = True
+        elif op.operator in _CLIPS:
+            if not building:
+                out.append(data[cursor : op.start] + _EMPTY)
+                cursor = op.start
+        else:
+            building = False  # painted, ended ("n"), or any other operator
+    out.append(data[cursor:])
+    return b"".join(out)
