@@ -13,6 +13,8 @@ from typing import NamedTuple
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
+
 _DELIMS = b"()<>[]{}/%"
 # Content streams are read up to this size: a bigger one is a compression bomb.
 MAX_CONTENT_BYTES = 64 << 20
@@ -183,8 +185,6 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
                 leading = None
         for form in page.get_xobjects():
             streams.setdefault(form[0], None)  # a form inherits it
-    from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out  # lexes with ours
-
     inline_images = set()
     for xref, leading in streams.items():
         data = read_content(doc, xref)
@@ -204,7 +204,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
         if _SHOWN_UNPLACED.search(spelled):
             spelled = text_objects_placed(spelled)
         if EMPTY_CLIP.search(spelled):
-            spelled = empty_clips_spelled_out(spelled)
+            spelled = empty_clips_spelled_out(spelled, operations(spelled))
         if spelled != data:
             doc.update_stream(xref, spelled)
     return inline_images

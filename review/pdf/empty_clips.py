@@ -12,8 +12,9 @@ an empty rectangle ("0 0 0 0 re W n"), which the filter keeps as it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Protocol
 
-from review.pdf.content import operations
 from review.pdf.user_space import PATH_OPERANDS
 
 # A clip right after a path ended: the one form generators write.
@@ -22,12 +23,21 @@ _CLIPS = (b"W", b"W*")
 _EMPTY = b"0 0 0 0 re "
 
 
-def empty_clips_spelled_out(data: bytes) -> bytes:
-    """`data` with a rectangle of no size before each "W" or "W*" that has no path."""
+class Operation(Protocol):
+    @property
+    def start(self) -> int: ...  # of its first operand, or of the operator when it has none
+
+    @property
+    def operator(self) -> bytes: ...
+
+
+def empty_clips_spelled_out(data: bytes, ops: Iterable[Operation]) -> bytes:
+    """`data` with a rectangle of no size before each "W" or "W*" that has no path.
+    `ops`: the operations of `data`, as `content.operations` reads them."""
     out: list[bytes] = []
     cursor = 0
     building = False  # a path has been started and not yet painted or ended
-    for op in operations(data):
+    for op in ops:
         if op.operator in PATH_OPERANDS:
             building = True
         elif op.operator in _CLIPS:

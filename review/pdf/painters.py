@@ -64,17 +64,15 @@ class Painters:
         fills, strokes = {}, {}
         if any(kind in ("fill-path", "stroke-path") for kind, _ in log):
             logged = _drawings_in_log(log)
-            for drawing in _drawings(page):
+            for path in _drawings(page):
                 # A path filled and stroked ("fs") is logged as its fill, then its stroke.
-                fill, stroke = drawing["seqno"], drawing["seqno"] + (drawing["type"] == "fs")
+                fill, stroke = path["seqno"], path["seqno"] + (path["type"] == "fs")
                 if stroke >= len(logged):
                     continue  # numbered past the log: nothing of the log to describe
-                if drawing.get("fill") is not None:
-                    fills[logged[fill]] = drawing
-                if drawing.get("color") is not None and stroke_bands.wide_enough(
-                    drawing, WIDE_STROKE_PT
-                ):
-                    strokes[logged[stroke]] = drawing
+                if path.get("fill") is not None:
+                    fills[logged[fill]] = path
+                if path.get("color") is not None and stroke_bands.wide_enough(path, WIDE_STROKE_PT):
+                    strokes[logged[stroke]] = path
         masked = (
             {
                 rounded(quad(i["bbox"]))

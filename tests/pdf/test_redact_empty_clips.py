@@ -11,6 +11,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from review.pdf.content import operations
 from review.pdf.empty_clips import empty_clips_spelled_out
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
@@ -52,6 +53,6 @@ def test_a_stroke_an_empty_clip_hides_stays_hidden_after_burn_in(clip: bytes) ->
 def test_only_a_clip_with_no_path_gets_the_empty_rectangle() -> None:
     data = b"q 0 0 5 5 re W n W n 1 1 m 2 2 l W* n (W n) Tj Q"
 
-    assert empty_clips_spelled_out(data) == (
+    assert empty_clips_spelled_out(data, operations(data)) == (
         b"q 0 0 5 5 re W n 0 0 0 0 re W n 1 1 m 2 2 l W* n (W n) Tj Q"
     )
