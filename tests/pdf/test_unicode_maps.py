@@ -88,7 +88,8 @@ def test_a_word_glyph_still_drawn_keeps_its_word() -> None:
 
 
 def test_the_word_spelled_letter_by_letter_elsewhere_keeps_no_unused_word_glyph() -> None:
-    """ "SMITHSON" in single letters holds SMITH, but no glyph draws the word glyph."""
+    """A witness's name in single letters, SMITHSON, holds SMITH; no glyph draws the word
+    glyph, so its word goes."""
     pdf = page_with_a_word_glyph([b"Filed by Mr X on May 2"])
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     doc[0].insert_text((72, 760), "Witness: Ann SMITHSON", fontsize=12)
