@@ -7,11 +7,11 @@ a number out of single letters. A name proposed elsewhere on the page stayed vis
 a letter-spaced title (iText's ExtraCharSpace example, refused by the release gate).
 
 `joined` reads a row of single characters on one baseline (letters, digits, the
-hyphens of a number), each the same distance from the next, as words: where the distance grows by more than
-`WORD_GAP_SHARE` of the letters' height, a word ends (a space between words set the
-same way). A word's box is its letters' boxes together; all the words of a row are one
-line. Boxed digits of a form's comb field ("1 2 3 4 5 6 7 8 9" in nine cells) are read
-as one number the same way.
+hyphens of a number), each the same distance from the next, as words: where the
+distance grows by more than `WORD_GAP_SHARE` of the letters' height, a word ends (a
+space between words set the same way). A word's box is its letters' boxes together; all
+the words of a row are one line. Boxed digits of a form's comb field ("1 2 3 4 5 6 7 8
+9" in nine cells) are read as one number the same way.
 """
 
 from __future__ import annotations
