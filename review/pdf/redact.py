@@ -42,7 +42,7 @@ from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.inline_images import inline_colour_spaces_named
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
-from review.pdf.resources import gs_fonts_named, name_every_resource
+from review.pdf.resources import default_spaces_named, gs_fonts_named, name_every_resource
 from review.pdf.stamps import stamp, stamps_by_box
 from review.pdf.stencils import finer_stencils, one_bit_stencils
 from review.pdf.text_reach import text_rect, text_words
@@ -114,6 +114,7 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     save runs: operators it would draw otherwise written out, every form naming its own
     resources and every font it sets. Returns the text state the forms set, which `save`
     restores after it."""
+    default_spaces_named(doc)
     inline_images = spell_out_for_the_filter(doc)
     name_every_resource(doc)
     gs_fonts_named(doc)
@@ -124,6 +125,7 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
 def save(doc: pymupdf.Document, explicit: frozenset[bytes]) -> bytes:
     """`doc` as one full, cleaned revision, with the forms' text state `explicit`
     (from `ready_for_the_filter`, before any redaction) restored."""
+    default_spaces_named(doc)  # again: a redaction's filter dropped what named them
     return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, _RESAVE_OPTIONS)
 
 

@@ -39,6 +39,8 @@ _CATEGORY_OF = {
     b"Tf": "Font",
 }
 _DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "Pattern"})
+_DEFAULT_SPACES = frozenset({"DefaultGray", "DefaultRGB", "DefaultCMYK"})
+_RESOURCES = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Resources)
 # Names found this way inside a string or an inline image's data are harmless: a name
 # no enclosing dictionary has is left alone, and one it has costs an unused entry.
 _USE = re.compile(NAME + WHITE + rb"*(Do|gs|sh|cs|CS|scn|SCN|BDC|DP)" + TOKEN_END)
@@ -58,6 +60,45 @@ def name_every_resource(doc: pymupdf.Document) -> None:
         for xref in page.get_contents():
             drawn |= forms.uses(xref)
         forms.complete_drawn((page.xref,), drawn)
+
+
+def default_spaces_named(doc: pymupdf.Document) -> None:
+    """Name each default colour space (/DefaultRGB, /DefaultCMYK, /DefaultGray) in the
+    content that draws with it, as "q /DefaultRGB cs Q", which draws nothing. Such a
+    space changes what "rg", "k" and "g" paint without any operator naming it, so MuPDF's
+    content filter, which keeps only the resources a stream names, dropped it: every
+    colour on the PDF Association's DefaultColorSpaces pages changed. Run before
+    `name_every_resource`, which then gives a form that inherits it its own entry."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    named: set[int] = set()
+
+    def name_in(xref: int, spaces: list[str]) -> None:
+        data = read_content(doc, xref) if spaces and xref not in named else None
+        if data is not None:
+            named.add(xref)
+            doc.update_stream(xref, b"".join(b"q /%s cs Q " % s.encode() for s in spaces) + data)
+
+    for page in doc:
+        page_obj = mupdf.pdf_lookup_page_obj(pdf, page.number)
+        resources = mupdf.pdf_dict_get_inheritable(page_obj, mupdf.PDF_ENUM_NAME_Resources)
+        on_page = _default_spaces(resources)
+        contents = page.get_contents()
+        if contents:
+            # The first stream only: a page's streams run on as one, and a later one may
+            # start inside a text object, where "q" may not stand (pdf.js's bug886717).
+            name_in(contents[0], on_page)
+        for xref, *_ in page.get_xobjects():
+            own = mupdf.pdf_dict_get(mupdf.pdf_load_object(pdf, xref), _RESOURCES)
+            name_in(xref, _default_spaces(own) or on_page)
+
+
+def _default_spaces(resources: mupdf.PdfObj) -> list[str]:
+    spaces = mupdf.pdf_dict_get(resources, mupdf.PDF_ENUM_NAME_ColorSpace)
+    names = [
+        mupdf.pdf_to_name(mupdf.pdf_dict_get_key(spaces, index))
+        for index in range(mupdf.pdf_dict_len(spaces))  # 0 for none
+    ]
+    return [name for name in names if name in _DEFAULT_SPACES]
 
 
 def gs_fonts_named(doc: pymupdf.Document) -> None:
