@@ -36,16 +36,23 @@ def joined(words: Sequence[RawWord]) -> list[RawWord]:
     """`words` in their order, each row of evenly set single characters read as the
     words it spells."""
     out: list[RawWord] = []
-    row: list[RawWord] = []
-    for word in [*words, None]:
-        if word is not None and _letter(word) and (not row or _follows(row[-1], word)):
-            row.append(word)
-            continue
-        out.extend(_row_words(row) if len(row) >= MIN_LETTERS else row)
-        row = [word] if word is not None and _letter(word) else []
-        if word is not None and not row:
+    row: list[RawWord] = []  # single characters, each following the one before
+    for word in words:
+        if not _letter(word):
+            out.extend(_read(row))
             out.append(word)
+            row = []
+        elif row and not _follows(row[-1], word):
+            out.extend(_read(row))
+            row = [word]
+        else:
+            row.append(word)
+    out.extend(_read(row))
     return out
+
+
+def _read(row: list[RawWord]) -> list[RawWord]:
+    return _row_words(row) if len(row) >= MIN_LETTERS else row
 
 
 def _letter(word: RawWord) -> bool:

@@ -59,12 +59,16 @@ def released(pdf: bytes, marks: list[RedactionMark]) -> pymupdf.Document:
     return pymupdf.open(stream=sanitize(burn_in(pdf, marks)), filetype="pdf")
 
 
-def maps_of(doc: pymupdf.Document) -> bytes:
-    return b"".join(
-        doc.xref_stream(xref)
+def map_xrefs(doc: pymupdf.Document) -> list[int]:
+    return [
+        xref
         for xref in range(1, doc.xref_length())
         if doc.xref_is_stream(xref) and b"begincmap" in doc.xref_stream(xref)
-    )
+    ]
+
+
+def maps_of(doc: pymupdf.Document) -> bytes:
+    return b"".join(doc.xref_stream(xref) for xref in map_xrefs(doc))
 
 
 def test_a_burned_out_word_glyph_is_no_longer_spelled_out_and_releases() -> None:
@@ -105,11 +109,7 @@ def test_the_word_spelled_letter_by_letter_elsewhere_keeps_no_unused_word_glyph(
 
 def test_words_in_a_range_array_are_forgotten_one_by_one() -> None:
     doc = pymupdf.open(stream=page_with_a_word_glyph([b"Mr X"]), filetype="pdf")
-    cmap = next(
-        xref
-        for xref in range(1, doc.xref_length())
-        if doc.xref_is_stream(xref) and b"begincmap" in doc.xref_stream(xref)
-    )
+    (cmap,) = map_xrefs(doc)
     doc.update_stream(
         cmap,
         b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
