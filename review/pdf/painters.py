@@ -30,6 +30,7 @@ from review.pdf.geometry import (
     rounded,
 )
 from review.pdf.paintlog import OPAQUE, WHITE, WIDE_STROKE_PT, PaintLog
+from review.pdf.soft_masks import SoftMasks
 
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
@@ -73,15 +74,13 @@ class Painters:
                     fills[logged[fill]] = path
                 if path.get("color") is not None and stroke_bands.wide_enough(path, WIDE_STROKE_PT):
                     strokes[logged[stroke]] = path
-        masked = (
-            {
-                rounded(quad(i["bbox"]))
-                for i in page.get_image_info(xrefs=True)
-                if i.get("has-mask") or _keyed(page.parent, i.get("xref", 0))
-            }
-            if any(kind == "fill-image" for kind, _ in log)
-            else set()
-        )
+        images = page.get_image_info(xrefs=True) if any(k == "fill-image" for k, _ in log) else []
+        masked = {
+            rounded(quad(i["bbox"]))
+            for i in images
+            if i.get("has-mask") or _keyed(page.parent, i.get("xref", 0))
+        }
+        soft_masks = SoftMasks(page.parent, images)
         for seqno, ((kind, bbox), reach) in enumerate(zip(log, paint.reach, strict=True)):
             if seqno in paint.mask_content or seqno in paint.pattern_pieces:
                 continue
@@ -113,7 +112,11 @@ class Painters:
                 # here: what lies under text on it is unknown (a calculator's screen
                 # drawn white over a black box, under black words, in a TI-89 guide).
                 self._grounds.append((seqno, reach, None, 1.0, None))
-            elif kind == "fill-image" and rounded(bbox) not in masked or kind == "fill-shade":
+            elif kind == "fill-image" and rounded(bbox) in masked:
+                # Painted only where its mask lets it: behind text there, covering none.
+                shows = functools.partial(soft_masks.shows, rounded(bbox))
+                self._grounds.append((seqno, reach, None, 1.0, shows))
+            elif kind == "fill-image" or kind == "fill-shade":
                 self._grounds.append((seqno, reach, None, 1.0, None))
                 if not translucent:
                     self.shapes.append((seqno, reach, None, kind == "fill-image"))

@@ -43,7 +43,7 @@ class PaintLog(mupdf.FzDevice2):
     operations and always erring towards "not plain": every text is filled (no render
     mode 3 or clip modes), not transparent, at least 1.5 pt, inside the crop box and
     inside every clip (each a rectangle), on the bare page in a colour far from white or
-    wholly on an opaque rectangle (or an image or shading) of a colour far from its own;
+    wholly on an opaque rectangle (or an unmasked image or a shading) of a colour far from its own;
     every image lies inside the crop box; no fill, image or shading is painted over
     earlier images or over half of an earlier glyph (upright text: a burned-in box next
     to the words left of it on its line), and no wide stroke over or under a glyph; no
@@ -309,7 +309,7 @@ class PaintLog(mupdf.FzDevice2):
         if self.plain:
             self._paint_over(reach)
             self.plain = self.plain and within(box, self.area)
-            self._covers.append((reach, None, True))
+            self._covers.append((reach, None, not _see_through(image)))
             self._painted_now(box)
 
     def fill_image_mask(self, ctx, image, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
@@ -410,3 +410,12 @@ def _quad4(rect) -> Quad:  # noqa: ANN001
 
 def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: float) -> bool:
     return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= delta
+
+
+def _see_through(image) -> bool:  # noqa: ANN001
+    """An image with a mask, colour keys or an alpha channel of its own: where it leaves
+    the page bare, text on it lies on whatever is under it."""
+    if image.mask or image.use_colorkey:
+        return True
+    colorspace = image.colorspace
+    return colorspace is not None and image.n > mupdf.ll_fz_colorspace_n(colorspace)
