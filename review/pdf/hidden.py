@@ -227,11 +227,12 @@ def analyse_page(
             visible.append(_Span(box, tuple(seen)))
     if hidden and visible:
         hidden = _not_drawn_again(hidden, hidden_chars, visible)
-    # An image in a pattern cell is seen wherever the pattern's fill is.
+    # An image in a pattern cell is seen wherever the pattern's fill is; one drawing a
+    # soft mask is no paint of its own.
     images = [
         (seqno, paint.tiled.get(seqno) or quad(bbox))
         for seqno, (kind, bbox) in enumerate(log)
-        if kind == "fill-image"
+        if kind == "fill-image" and seqno not in paint.mask_content
     ]
     hidden_images = []
     for seqno, rect in images:

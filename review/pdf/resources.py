@@ -11,9 +11,10 @@ any such save (`name_every_resource`), page resources inherited from the page tr
 put on the page, and each form a page draws is given, in its own /Resources, each
 resource its content uses from where MuPDF would find it.
 
-Residual: a form drawn in two places whose enclosing dictionaries give one name two
-different resources keeps the first; Type 3 glyph procedures and tiling pattern cells
-are not followed.
+A soft mask's form (/SMask /G of a graphics state) is completed as a form drawn where
+the state is set. Residual: a form drawn in two places whose enclosing dictionaries
+give one name two different resources keeps the first; Type 3 glyph procedures and
+tiling pattern cells are not followed.
 """
 
 from __future__ import annotations
@@ -185,9 +186,12 @@ class _Forms:
         drawn here is complete now."""
         doc, all_complete = self.doc, True
         for category, name in sorted(drawn):
-            if category != "XObject":
+            if category == "XObject":
+                form = form_xref(doc, resolve_in(doc, chain, category, name))
+            elif category == "ExtGState":
+                form = _soft_mask_group(doc, chain, name)
+            else:
                 continue
-            form = form_xref(doc, resolve_in(doc, chain, category, name))
             if form is None or form in self._complete or form in chain:
                 continue  # not a form, done, or drawing itself
             if (chain[0], form) in self._visited:
@@ -251,6 +255,17 @@ def put_at(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) 
         if kind != "dict":
             break  # missing: made along the path below
     doc.xref_set_key(xref, "/".join(keys), value)
+
+
+def _soft_mask_group(doc: pymupdf.Document, chain: tuple[int, ...], name: str) -> int | None:
+    """The form the soft mask of graphics state `name` draws (its /SMask /G), which
+    draws with the resources enclosing the stream that sets the state: a drop shadow's
+    mask drew an image only the page named, and lost it (PyMuPDF's test_4466.pdf)."""
+    for owner in reversed(chain):
+        if doc.xref_get_key(owner, f"Resources/ExtGState/{name}")[0] != "null":
+            kind, group = doc.xref_get_key(owner, f"Resources/ExtGState/{name}/SMask/G")
+            return form_xref(doc, group) if kind == "xref" else None
+    return None
 
 
 def form_xref(doc: pymupdf.Document, value: str | None) -> int | None:

@@ -63,3 +63,11 @@ def test_paint_through_a_soft_mask_over_text_still_covers_it() -> None:
     pdf = masked_shadow(fill=HEADING + (-4, -4, 4, 4))
 
     assert {f.kind for f in find_hidden(pdf)} == {COVERED}
+
+
+def test_an_image_drawing_a_soft_mask_is_not_hidden_by_the_paint_seen_through_it() -> None:
+    # The fill covers the mask's image whole: only the heading under it is covered; the
+    # image is no paint of its own, and cutting it would take the mask away.
+    pdf = masked_shadow(fill=HEADING + (-4, -4, 4, 4))
+
+    assert [f.text for f in find_hidden(pdf)] == ["ConsolidatedStatement"]

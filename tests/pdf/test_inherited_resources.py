@@ -124,3 +124,34 @@ def test_a_form_draws_through_resources_the_page_inherits_from_the_page_tree():
     pdf = doc.tobytes()
     assert _grey_at_image(pdf) == BLACK
     assert _grey_at_image(released(pdf)) == BLACK
+
+
+def shadow_through_a_soft_mask() -> bytes:
+    """A page heading, and a black square painted through a graphics state whose soft
+    mask's form (no /Resources of its own) draws a white image only the page names."""
+    doc = pymupdf.open()
+    (white,) = _grey_images(doc, 255)
+    mask = _form(doc, b"q 100 0 0 100 0 0 cm /Im Do Q", "/Group<</S/Transparency/CS/DeviceGray>>")
+    font = doc.get_new_xref()
+    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    page = doc.new_page(width=300, height=300)
+    doc.xref_set_key(
+        page.xref,
+        "Resources",
+        f"<</Font<</F1 {font} 0 R>>/XObject<</Im {white} 0 R>>"
+        f"/ExtGState<</Shadow<</SMask<</S/Luminosity/G {mask} 0 R>>>>>>>>",
+    )
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<<>>")
+    doc.update_stream(
+        contents, b"BT /F1 12 Tf 20 270 Td (Page heading) Tj ET q /Shadow gs 0 g 0 0 100 100 re f Q"
+    )
+    doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
+    doc.delete_page(0)
+    return doc.tobytes()
+
+
+def test_an_image_a_soft_mask_draws_through_the_page_resources_is_still_drawn():
+    pdf = shadow_through_a_soft_mask()
+    assert _grey_at_image(pdf) == BLACK  # the mask lets the square through
+    assert _grey_at_image(released(pdf)) == BLACK
