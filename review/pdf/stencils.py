@@ -7,8 +7,10 @@ whole rule: a mark in a table cell took its row's rules across the table (CERMIN
 test1.pdf). Before the redaction, each such stencil a box meets is drawn again as the
 same picture in pixels of at most half a point, so the redaction clears only the
 pixels under the box. A stencil paints in the colour in force, so the new one draws
-exactly what the old one did; so is an image of a few pixels in a device colour space
-(a coloured band drawn as one stretched pixel turned white from end to end).
+exactly what the old one did; so is an image of a few pixels in a gray, RGB or CMYK
+space (a coloured band drawn as one stretched pixel turned white from end to end), with
+its soft mask drawn again the same way (one black pixel a transparent mask hid,
+stretched over a slide, came out opaque: the slide turned dark).
 
 MuPDF 1.28.2's redaction writes an inline stencil it cleared pixels of with 8 bits a
 pixel ("BI /W 64/H 64/BPC 8/IM true"), which no reader takes as a stencil (one bit a
@@ -44,7 +46,7 @@ _EIGHT_BIT_STENCIL = re.compile(
 def finer_stencils(
     page: pymupdf.Page, boxes: Sequence[Quad], log: Sequence[tuple[str, Quad]]
 ) -> bool:
-    """Draw each stencil, or image in a device colour space without a mask, of at most
+    """Draw each stencil, or image `_redrawable` says can be, of at most
     `MOST_PIXELS` that a box meets in pixels of at most `PIXEL_PT`, its picture
     unchanged. `log`: the page's bbox log (`get_bboxlog`), where most pages show no
     image a box meets. Whether a stencil does (then the redaction rewrites it, and
@@ -62,6 +64,7 @@ def finer_stencils(
 
 # An image's colour spaces that the new image can name: the device spaces, by components.
 _DEVICE_SPACES = {"DeviceGray": 1, "DeviceRGB": 3, "DeviceCMYK": 4}
+_GRAY = "/ColorSpace/DeviceGray/BitsPerComponent 8"
 
 
 class _Finer(FilterChooser):
@@ -94,48 +97,88 @@ class _Finer(FilterChooser):
 
     def _finer(self, image: mupdf.FzImage, across: int, down: int) -> mupdf.FzImage:
         """`image`'s picture in `across` by `down` pixels (each of the new pixels takes
-        the old pixel it lies in), as an image object of the document: what MuPDF's
-        writer can write again, inline or not."""
-        old = mupdf.fz_get_unscaled_pixmap_from_image(image)
-        samples = bytes(old.fz_pixmap_samples_memoryview())
-        stride, width, height, n = old.stride(), old.w(), old.h(), old.n()
-        rows = []
-        for y in range(down):
-            row = samples[(y * height // down) * stride :]
-            pixels = [row[x * width // across * n :][:n] for x in range(across)]
-            if image.imagemask():  # its pixmap is its coverage: 255 where it paints
-                bits = 0
-                for pixel in pixels:
-                    bits = bits << 1 | (pixel[0] < 128)  # 1: unpainted
-                row_bytes = (across + 7) // 8
-                rows.append((bits << (row_bytes * 8 - across)).to_bytes(row_bytes, "big"))
-            else:
-                rows.append(b"".join(pixels))
+        the old pixel it lies in), with its soft mask so too, as an image object of the
+        document: what MuPDF's writer can write again, inline or not."""
         if image.imagemask():
             kind = "/ImageMask true/BitsPerComponent 1/Decode[0 1]"
         else:
-            space = mupdf.fz_colorspace_name(image.colorspace())
+            # Its device space by components: an ICC based one draws the same.
+            space = {n: name for name, n in _DEVICE_SPACES.items()}[image.n()]
             kind = f"/ColorSpace/{space}/BitsPerComponent 8"
+            mask = image.mask()
+            if mask.m_internal is not None:
+                alpha = self._image_object(mask, across, down, _GRAY)
+                kind += f"/SMask {alpha} 0 R"
+        xref = self._image_object(image, across, down, kind)
+        pdf = mupdf.pdf_document_from_fz_document(self.doc.this)
+        return mupdf.pdf_load_image(pdf, mupdf.pdf_new_indirect(pdf, xref, 0))
+
+    def _image_object(self, image: mupdf.FzImage, across: int, down: int, kind: str) -> int:
         xref = self.doc.get_new_xref()
         self.doc.update_object(
             xref, f"<</Type/XObject/Subtype/Image/Width {across}/Height {down}{kind}>>"
         )
-        self.doc.update_stream(xref, b"".join(rows), compress=True)
-        pdf = mupdf.pdf_document_from_fz_document(self.doc.this)
-        return mupdf.pdf_load_image(pdf, mupdf.pdf_new_indirect(pdf, xref, 0))
+        self.doc.update_stream(xref, _finer_rows(image, across, down), compress=True)
+        return xref
+
+
+def _finer_rows(image: mupdf.FzImage, across: int, down: int) -> bytes:
+    """The samples of `image` drawn in `across` by `down` pixels: a stencil's one bit a
+    pixel, any other image's a byte a component."""
+    old = mupdf.fz_get_unscaled_pixmap_from_image(image)
+    samples = bytes(old.fz_pixmap_samples_memoryview())
+    stride, width, height, n = old.stride(), old.w(), old.h(), old.n()
+    rows = []
+    for y in range(down):
+        row = samples[(y * height // down) * stride :]
+        pixels = [row[x * width // across * n :][:n] for x in range(across)]
+        if image.imagemask():  # its pixmap is its coverage: 255 where it paints
+            bits = 0
+            for pixel in pixels:
+                bits = bits << 1 | (pixel[0] < 128)  # 1: unpainted
+            row_bytes = (across + 7) // 8
+            rows.append((bits << (row_bytes * 8 - across)).to_bytes(row_bytes, "big"))
+        else:
+            rows.append(b"".join(pixels))
+    return b"".join(rows)
 
 
 def _redrawable(image: mupdf.FzImage) -> bool:
-    """A stencil, or an image in a device colour space with no mask of its own: what
-    `_Finer` draws again exactly."""
+    """A stencil, or an image in a gray, RGB or CMYK space (device or ICC based) with
+    no mask or a soft mask: what `_Finer` draws again exactly."""
     if image.imagemask():
         return True
-    if image.mask().m_internal is not None or image.use_colorkey():
+    mask = image.mask()
+    if mask.m_internal is not None and not _plain_gray(mask):
         return False
+    return not image.use_colorkey() and _plain(image)
+
+
+def _plain(image: mupdf.FzImage) -> bool:
+    """Its pixels are its colour space's components and nothing more (no alpha, no
+    palette, no separations)."""
     space = image.colorspace()
-    return space.m_internal is not None and _DEVICE_SPACES.get(
-        mupdf.fz_colorspace_name(space)
-    ) == mupdf.fz_colorspace_n(space)
+    return (
+        space.m_internal is not None
+        and mupdf.fz_colorspace_n(space) in _DEVICE_SPACES.values()
+        and (
+            space.fz_colorspace_is_gray()
+            or space.fz_colorspace_is_rgb()
+            or space.fz_colorspace_is_cmyk()
+        )
+        and image.n() == mupdf.fz_colorspace_n(space)
+    )
+
+
+def _plain_gray(mask: mupdf.FzImage) -> bool:
+    """A soft mask of a few pixels `_Finer` draws again."""
+    return (
+        not mask.imagemask()
+        and mask.mask().m_internal is None
+        and mask.w() * mask.h() <= MOST_PIXELS
+        and mask.n() == 1  # MuPDF loads a soft mask in no colour space: its alpha
+        and (mask.colorspace().m_internal is None or _plain(mask))
+    )
 
 
 def _pixels(length_pt: float, pixels: int) -> int:

@@ -124,3 +124,27 @@ def test_a_band_drawn_as_one_stretched_pixel_keeps_its_colour_beside_a_box(
     released = pymupdf.open(stream=output, filetype="pdf")[0].get_pixmap(dpi=72)
     assert released.pixel(20, 100) == released.pixel(150, 100) == colour
     assert verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize(("alpha", "colour"), [(0, (255, 255, 255)), (255, (255, 0, 0))])
+def test_a_band_drawn_as_one_pixel_through_its_soft_mask_keeps_its_look_beside_a_box(
+    alpha: int, colour: tuple[int, int, int]
+) -> None:
+    """The pixel in an ICC based space and its soft mask are drawn again finer too: one
+    black pixel a fully transparent mask hid, stretched over a slide, came out opaque
+    from end to end once a box met it (PyMuPDF's test_4363.pdf turned dark)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=200, height=200)
+    page.insert_text((10, 190), "Stencil page", fontsize=9)
+    pixel = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 1, 1), True)
+    pixel.set_pixel(0, 0, (255, 0, 0, alpha))
+    page.insert_image(pymupdf.Rect(10, 90, 190, 110), pixmap=pixel)
+    pdf = doc.tobytes()
+    box = pymupdf.Rect(50, 80, 80, 120)  # across the band
+    mark = RedactionMark(page=0, box=normalize(doc[0], box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0].get_pixmap(dpi=72)
+    assert released.pixel(20, 100) == released.pixel(150, 100) == colour
+    assert verify(pdf, output, [mark]).ok
