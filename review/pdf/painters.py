@@ -30,7 +30,7 @@ from review.pdf.geometry import (
     rounded,
 )
 from review.pdf.paintlog import OPAQUE, WHITE, WIDE_STROKE_PT, PaintLog
-from review.pdf.soft_masks import SoftMasks
+from review.pdf.soft_masks import SoftMasks, image_placements
 
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
@@ -74,7 +74,7 @@ class Painters:
                     fills[logged[fill]] = path
                 if path.get("color") is not None and stroke_bands.wide_enough(path, WIDE_STROKE_PT):
                     strokes[logged[stroke]] = path
-        images = page.get_image_info(xrefs=True) if any(k == "fill-image" for k, _ in log) else []
+        images = image_placements(page) if any(k == "fill-image" for k, _ in log) else []
         masked = {
             rounded(quad(i["bbox"]))
             for i in images

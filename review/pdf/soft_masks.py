@@ -14,10 +14,21 @@ import pymupdf
 
 from review.pdf.clip_shapes import Point
 from review.pdf.geometry import Quad, quad, rounded
+from review.pdf.render import MUPDF_ERRORS
 
 # A mask at least this opaque lets the image show: the colour behind text there is
 # the image's, which is not read.
 SHOWS_FROM = 0.25
+
+
+def image_placements(page: pymupdf.Page) -> list[dict]:
+    """The page's `get_image_info`, with each image's xref where every image of the page
+    loads; without (xref 0 each) where one does not (a broken JPEG 2000 stream, PyMuPDF's
+    test_2904.pdf, which MuPDF draws without it): detection stopped there."""
+    try:
+        return page.get_image_info(xrefs=True)  # loads each image for its xref
+    except MUPDF_ERRORS:
+        return page.get_image_info()
 
 
 class SoftMasks:
@@ -25,7 +36,7 @@ class SoftMasks:
     rounded, as the paint log has it), each decoded when first asked about."""
 
     def __init__(self, doc: pymupdf.Document, images: list[dict]) -> None:
-        """`images`: the page's `get_image_info(xrefs=True)`."""
+        """`images`: the page's `image_placements`."""
         self._doc = doc
         self._placed: dict[Quad, tuple[int, pymupdf.Matrix]] = {}
         for info in images:
