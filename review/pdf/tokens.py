@@ -16,7 +16,7 @@ STRIP = "\"'()[]{}<>.,;:!?"
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
 _WORD_CHAR = re.compile(r"\w")
 # A word character as a byte: past ASCII, any byte counts (a Latin-1 letter).
-_WORD_BYTES = rb"[\w\x80-\xff]"
+_WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x80-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
 # two-byte font reads <0003>).
 _BREAK = bytes(range(0x21))
@@ -142,11 +142,13 @@ class Needle:
 
 
 def _is_word_byte(byte: bytes) -> bool:
-    """A word character, or a byte past ASCII: which letter or sign such a byte is
-    depends on the font's encoding, which the byte search does not know. "(zestaw\x97w)"
-    in a MacRoman font is the "zestawów" the output shows, not the redacted "zestaw"
-    (docling-parse's text_as_lines_01.pdf); the extracted text, the gate's first net,
-    reads the font."""
+    """A word character, or a byte past ASCII or a control byte other than white space
+    (NUL, tab, line feed, carriage return): which letter or sign such a byte is depends
+    on the font's encoding, which the byte search does not know. "(zestaw\x97w)" in a
+    MacRoman font is the "zestawów" the output shows, not the redacted "zestaw"
+    (docling-parse's text_as_lines_01.pdf), and "(speci\x02cally)" in a TeX font the
+    "specifically" it shows with its "fi" ligature, not a redacted "cally" (PyMuPDF's
+    test_4751.pdf); the extracted text, the gate's first net, reads the font."""
     return re.fullmatch(_WORD_BYTES, byte) is not None
 
 
