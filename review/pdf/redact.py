@@ -152,12 +152,14 @@ def _burn_in_prepare(
                 # its /T, qpdf's button-set-broken.pdf) or in a field tree PyMuPDF cannot
                 # read (radio buttons written inside their parent's /Kids, qpdf's
                 # form-errors.pdf) cannot be drawn again: its stored appearance is
-                # what viewers show, and the gate compares what the output shows.
+                # what viewers show, and the gate compares what the output shows. So for
+                # a combo box offering an option with no export value, for which PyMuPDF
+                # fails an assertion (poppler's checkbox_issue_159.pdf).
                 if widget.rect.is_empty or not widget.field_name:
                     continue
                 try:
                     widget.update()
-                except ValueError:
+                except (ValueError, AssertionError):
                     continue
     doc.bake(annots=True, widgets=True)
     return per_page, ready_for_the_filter(doc)

@@ -7,7 +7,8 @@
 - A form that asks viewers to draw its fields, with a field of no size (an XFA form's
   signature field, pdf.js's xfa_filled_imm1344e.pdf) or a button with no name (qpdf's
   button-set-broken.pdf): drawing it failed ("bad rect", "field name missing") and
-  burn-in crashed; so did a radio button PyMuPDF cannot draw (qpdf's form-errors.pdf).
+  burn-in crashed; so did a radio button PyMuPDF cannot draw (qpdf's form-errors.pdf)
+  and a combo box with an option of no export value (poppler's checkbox_issue_159.pdf).
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ def test_a_widget_of_a_form_with_cyclic_parents_is_read_on_its_rectangle(rotatio
 
 def form_drawn_from_its_values(broken: str) -> bytes:
     """A form asking viewers to draw its fields, one of which is `broken`: "size" (a
-    field of no size), "name" (a field without its /T) or "kids" (a radio button whose
-    parent's /Kids holds a dictionary, not a reference: PyMuPDF cannot draw it, qpdf's
-    form-errors.pdf)."""
+    field of no size), "name" (a field without its /T), "options" (a combo box offering
+    an option with no export value: PyMuPDF fails an assertion drawing it, poppler's
+    checkbox_issue_159.pdf) or "kids" (a radio button whose parent's /Kids holds a
+    dictionary, not a reference: PyMuPDF cannot draw it, qpdf's form-errors.pdf)."""
     doc = pymupdf.open()
     page = doc.new_page()
     for name, value in (("applicant", "Jane Roe"), ("signature", "")):
@@ -64,6 +66,10 @@ def form_drawn_from_its_values(broken: str) -> bytes:
         doc.xref_set_key(signature, "Rect", "[0 792 0 792]")
     elif broken == "name":
         doc.xref_set_key(signature, "T", "null")
+    elif broken == "options":  # a combo box whose first option has no export value
+        doc.xref_set_key(signature, "FT", "/Ch")
+        doc.xref_set_key(signature, "Ff", "131072")
+        doc.xref_set_key(signature, "Opt", "[[() (-)] [(M) (Male)]]")
     else:  # a radio button whose parent writes a sibling inside its /Kids
         parent = doc.get_new_xref()
         doc.update_object(
@@ -78,7 +84,7 @@ def form_drawn_from_its_values(broken: str) -> bytes:
     return doc.tobytes()
 
 
-@pytest.mark.parametrize("broken", ["size", "name", "kids"])
+@pytest.mark.parametrize("broken", ["size", "name", "options", "kids"])
 def test_a_form_drawn_from_its_values_with_a_field_it_cannot_draw_burns_in(
     broken: str,
 ) -> None:
