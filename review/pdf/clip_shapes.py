@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 from pymupdf import mupdf
 
@@ -57,6 +58,19 @@ class ClipShape:
             ((x0 + x1) / 2, (y0 + y1) / 2),
         ]
         return all(holds(self.edges, self.even_odd, point) is not False for point in points)
+
+
+def clips_hold(clips: Sequence[Clip], point: Point) -> bool | None:
+    """Whether paint through `clips` reaches `point`: False where one of them keeps it
+    out, None where one is not read (text outlines) or the point lies on an edge."""
+    found: bool | None = True
+    for clip in clips:
+        inside = holds(clip.edges, clip.even_odd, point) if isinstance(clip, ClipShape) else None
+        if inside is False:
+            return False
+        if inside is None:
+            found = None
+    return found
 
 
 def holds(edges: tuple[Edge, ...] | list[Edge], even_odd: bool, point: Point) -> bool | None:

@@ -15,7 +15,7 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf import stroke_bands
-from review.pdf.clip_shapes import Point, holds
+from review.pdf.clip_shapes import Point, clips_hold, holds
 from review.pdf.geometry import (
     BoxGrid,
     Quad,
@@ -218,9 +218,10 @@ class Painters:
             if not contains_point(reach, point):
                 continue
             holds = shape(point) if shape is not None else True
-            if holds is False:
-                continue
-            exact = holds is True
+            through = clips_hold(self._clip_shapes.get(earlier, ()), point)
+            if holds is False or through is False:
+                continue  # an HTML border's side is a trapezoid clipped to its ring
+            exact = holds is True and through is True
             if colour is None:
                 possible = None
             elif opacity >= OPAQUE and exact:

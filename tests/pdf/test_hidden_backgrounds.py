@@ -210,3 +210,36 @@ def test_a_black_letter_on_a_black_border_drawn_as_a_trapezoid_is_found() -> Non
     pdf = doc.tobytes()
 
     assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "l")]  # of "dolor"
+
+
+def words_in_a_box_whose_border_sides_are_clipped_trapezoids(inner: bytes) -> bytes:
+    """A grey box, its black top border drawn as html2pdf draws a side: a trapezoid
+    reaching well into the box, clipped to the border's ring (outside the rectangle
+    `inner`); black words under the trapezoid."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((60, 50), "Black words", fontsize=12)
+    doc.update_stream(
+        page.get_contents()[0],
+        b"q 0.94 g 20 20 260 160 re f Q "
+        b"q 20 20 260 160 re "
+        + inner
+        + b" re W* n 0 g 20 180 m 280 180 l 250 120 l 50 120 l h f Q "
+        + doc.xref_stream(page.get_contents()[0]),
+    )
+    return doc.tobytes()
+
+
+def test_words_under_a_border_side_its_clip_keeps_away_are_seen() -> None:
+    pdf = words_in_a_box_whose_border_sides_are_clipped_trapezoids(inner=b"22 22 256 156")
+
+    assert find_hidden(pdf) == []
+    output = sanitize(burn_in(pdf, []))
+    words = [w[4] for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")]
+    assert words == ["Black", "words"]
+
+
+def test_words_on_a_border_side_within_its_clip_are_still_black_on_black() -> None:
+    pdf = words_in_a_box_whose_border_sides_are_clipped_trapezoids(inner=b"40 40 220 80")
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "Blackwords")]
