@@ -8,7 +8,9 @@ rewrites such a path as its sides, each a path of one segment with bevelled join
 corner to join, so nothing changes on the page, and MuPDF bounds it by half its width):
 a straight side a box crosses is cut around it (Liang and Barsky's clip), a curve is
 halved (de Casteljau) until each piece's points lie clear of the box or the piece is
-too small to matter, and what lay under the box is left out."""
+too small to matter, and what lay under the box is left out. Where two sides met, a
+square cap closes the corner (a straight side with butt caps is lengthened by half its
+width there instead, so the path's own ends keep their caps)."""
 
 from __future__ import annotations
 
@@ -85,10 +87,16 @@ def stroke_sides(
     cut_around = boxes_in(boxes, ctm, 2 * reach)
     alone: list[Piece] = []
     joined: list[Piece] = []
+    # Butt caps (the default), undashed: a straight piece is lengthened by half the width
+    # where its side met another, which draws the square cap that closes the corner, and
+    # keeps butt caps where the path ends or a box cut it (an open polyline's ends grew
+    # half its width each, iText's flattenPolyLineAnnotationTest).
+    lengthen = state.cap == 0 and not state.dash[0]
     for sides in subpaths:
         group = alone if len(sides) == 1 else joined
+        closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
         along = 0.0  # a dash pattern runs on along a subpath, side after side
-        for side in sides:
+        for index, side in enumerate(sides):
             pieces: Sequence[tuple[Segment, float]]
             # Only a box the side's ink meets cuts it: one that merely comes within the
             # cut's margin (a heading's box 3 points above a rule 6 wide) takes nothing
@@ -103,9 +111,28 @@ def stroke_sides(
                 pieces = _outside(side[0], side[1], cutters)
             else:
                 pieces = _curve_outside(side, cutters)
-            group.extend(Piece(_path_of(piece), along + start) for piece, start in pieces)
+            joints = (closed or index > 0, closed or index < len(sides) - 1)
+            for piece, start in pieces:
+                if group is joined and lengthen and len(piece) == 2:
+                    alone.append(Piece(_path_of(_lengthened(piece, side, joints, width / 2)), 0))
+                else:
+                    group.append(Piece(_path_of(piece), along + start))
             along += _length(side)
     return alone, joined
+
+
+def _lengthened(piece: Segment, side: Segment, joints: tuple[bool, bool], by: float) -> Segment:
+    """`piece` of `side` lengthened by `by` past each end where the side met another."""
+    (x0, y0), (x1, y1) = piece
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return piece
+    dx, dy = (x1 - x0) / length * by, (y1 - y0) / length * by
+    if joints[0] and piece[0] == side[0]:
+        x0, y0 = x0 - dx, y0 - dy
+    if joints[1] and piece[-1] == side[-1]:
+        x1, y1 = x1 + dx, y1 + dy
+    return ((x0, y0), (x1, y1))
 
 
 def _path_of(piece: Segment) -> bytes:

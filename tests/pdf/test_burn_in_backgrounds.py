@@ -18,7 +18,7 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import set_resource
+from testkit.drawing import append_content, set_resource
 
 NAVY = (0.0, 0.135, 0.295)
 
@@ -206,15 +206,17 @@ def test_a_curve_a_box_crosses_keeps_nothing_under_the_box() -> None:
 def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
     a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
-    becomes its four sides, each a path of its own with bevelled joins, the two the box
-    crosses cut around it (clear of it by the gap and a line width)."""
+    becomes its four sides, each a path of its own with bevelled joins, lengthened by
+    half the line width where it met another (the square its corner drew) and not where
+    the box cut it, the two the box crosses cut around it (clear of it by the gap and a
+    line width)."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n"
-        b" 2 j 2 J 0 0 m 48.95 0 l S 91.05 0 m 100 0 l S 100 0 m 100 50 l S"
-        b" 100 50 m 91.05 50 l S 48.95 50 m 0 50 l S 0 50 m 0 0 l S 0 J 0 j"
+        b" 2 j -0.5 0 m 48.95 0 l S 91.05 0 m 100.5 0 l S 100 -0.5 m 100 50.5 l S"
+        b" 100.5 50 m 91.05 50 l S 48.95 50 m -0.5 50 l S 0 50.5 m 0 -0.5 l S 0 j"
     )
 
 
@@ -310,8 +312,9 @@ def test_a_border_with_a_round_corner_under_a_mark_is_cut_around_it() -> None:
     assert not any(corner.intersects(box) for corner in corners)
     top = next(side for side in sides if side.y0 == side.y1 == 52)
     left = next(side for side in sides if side.x0 == side.x1 == 40)
-    assert top.x0 > box.x1 and top.x1 == 562  # clear of the box by its line width
-    assert left.y0 > box.y1 and left.y1 == 122
+    # Clear of the box by its line width; into the corner by half of it.
+    assert top.x0 > box.x1 and top.x1 == pytest.approx(562.72, abs=0.01)
+    assert left.y0 > box.y1 and left.y1 == pytest.approx(122.72, abs=0.01)
 
 
 def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() -> None:
@@ -325,7 +328,11 @@ def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() 
     sides = _strokes(released)
     assert len(sides) == 5
     top = sorted((s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52)
-    assert top == [(40, pytest.approx(298.5, abs=0.1)), (pytest.approx(341.5, abs=0.1), 572)]
+    # The cut ends clear of the box, the corners' ends half the width into them.
+    assert top == [
+        (pytest.approx(39.28, abs=0.01), pytest.approx(298.5, abs=0.1)),
+        (pytest.approx(341.5, abs=0.1), pytest.approx(572.72, abs=0.01)),
+    ]
     assert not any(side.intersects(box) for side in sides)
 
 
@@ -342,7 +349,8 @@ def test_a_side_a_mark_comes_near_but_does_not_touch_stays_whole() -> None:
     released = pymupdf.open(stream=burn_in(pdf, marks), filetype="pdf")[0]
 
     sides = _strokes(released)
-    assert sorted((s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52) == [(40, 572)]
+    top = [(s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52]
+    assert top == [(pytest.approx(39.28, abs=0.01), pytest.approx(572.72, abs=0.01))]
     assert len(sides) == 5  # the left side in two pieces
 
 
@@ -755,3 +763,25 @@ def test_a_wide_rule_stroked_at_another_opacity_than_fills_stays_a_stroke() -> N
     drawn = [(d["type"], round(d["rect"].y0, 1)) for d in released.get_drawings()]
     assert drawn.count(("s", 46.5)) == 2  # the rule in two, as a stroke
     assert ("f", 38.5) not in drawn
+
+
+def test_an_open_polyline_cut_beside_a_box_ends_where_it_ended() -> None:
+    """A red polyline 7 points wide with butt caps, its first side crossing a box: its
+    sides are drawn apart, and the far end keeps its butt cap; with square caps
+    everywhere it grew half its width past where it ended (iText's
+    flattenPolyLineAnnotationTest)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 20), "Heading", fontsize=9)
+    append_content(page, b"q 1 0 0 RG 7 w 20 100 m 150 100 l 280 40 l S Q")
+    pdf = doc.tobytes()
+    mark = RedactionMark(
+        page=0, box=normalize(page, pymupdf.Rect(70, 90, 90, 110)), legal_reason="x"
+    )
+
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [mark])), filetype="pdf")[0]
+
+    # The far end, at (280, 160) on the page, runs along (130, 60).
+    pixmap = released.get_pixmap(dpi=72)
+    assert pixmap.pixel(277, 158) == (255, 0, 0)  # just before the end
+    assert pixmap.pixel(283, 161) == (255, 255, 255)  # just past it
