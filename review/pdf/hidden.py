@@ -379,10 +379,18 @@ def _glyph_kind(
         return COVERED
     if colour is None:
         return None
-    backgrounds = painters.backgrounds(rect, seqno) if painters is not None else [WHITE]
-    if backgrounds is not None and all(_same_colour(colour, b) for b in backgrounds):
-        return SAME_COLOUR
-    return None
+    if painters is None:
+        return SAME_COLOUR if _same_colour(colour, WHITE) else None
+    # Judged at the glyph's centre, then at the middle of each of its halves: a glyph
+    # across the edge of a fill of its colour is seen on the other side (the top of a
+    # select box's last option, black above the box's black border, iText's html2pdf).
+    x0, y0, x1, y1 = rect
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    for part in (rect, (x0, y0, x1, ym), (x0, ym, x1, y1), (x0, y0, xm, y1), (xm, y0, x1, y1)):
+        backgrounds = painters.backgrounds(part, seqno)
+        if backgrounds is None or not all(_same_colour(colour, b) for b in backgrounds):
+            return None
+    return SAME_COLOUR
 
 
 def _covers(kind: str) -> bool:

@@ -243,3 +243,27 @@ def test_words_on_a_border_side_within_its_clip_are_still_black_on_black() -> No
     pdf = words_in_a_box_whose_border_sides_are_clipped_trapezoids(inner=b"40 40 220 80")
 
     assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "Blackwords")]
+
+
+def words_across_the_top_edge_of_a_black_bar(bar_top: float) -> bytes:
+    """Black words 12 points tall whose box runs from 40.6 to 52.6 down the page, then a
+    black bar from `bar_top` down, painted before them (a select box's border under the
+    top of its last option)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((60, 50), "Option five", fontsize=12)
+    bar = b"q 0 g 40 %g 220 %g re f Q " % (200 - bar_top - 20, 20)
+    doc.update_stream(page.get_contents()[0], bar + doc.xref_stream(page.get_contents()[0]))
+    return doc.tobytes()
+
+
+def test_black_words_whose_upper_half_lies_above_a_black_bar_are_seen() -> None:
+    pdf = words_across_the_top_edge_of_a_black_bar(bar_top=45.0)  # over the box's centre
+
+    assert find_hidden(pdf) == []
+
+
+def test_black_words_wholly_on_a_black_bar_are_still_black_on_black() -> None:
+    pdf = words_across_the_top_edge_of_a_black_bar(bar_top=38.0)
+
+    assert [(f.kind, f.text) for f in find_hidden(pdf)] == [(SAME_COLOUR, "Optionfive")]
