@@ -34,8 +34,9 @@ from review.pdf.user_space import (
 
 MAX_DEPTH = 12
 COPY_PREFIX = "RRQSplit"
-# How far past a form's box MuPDF's redaction may find its strokes when it takes them as
-# drawn with the default line settings: 8 points wide, mitred at the limit of 10.
+# How far past a form's box MuPDF's redaction may find its strokes, mitred at the default
+# limit of 10 (the form's own settings, or the defaults it is taken to start from) and up
+# to 8 points wide.
 RESTATED_REACH = 80.0
 
 # `fills.split_rectangle_fills`: a stream, the boxes, the state it starts in, the
@@ -83,7 +84,9 @@ class StreamOwner:
             return None
         ctm = concat(_array(doc, xref, "Matrix", 6) or IDENTITY, state.ctm)
         inherited = _line_settings_restated(state)
-        if not _reaches_a_box(doc, xref, ctm, self.boxes, RESTATED_REACH if inherited else 0):
+        # Its strokes may be found that far past its box: a circle stroked 2.25 wide in
+        # a form went whole for a label's box 12 points above (iText's html2pdf SVGs).
+        if not _reaches_a_box(doc, xref, ctm, self.boxes, RESTATED_REACH):
             return None
         data = doc.xref_stream(xref) or b""
         inner = StreamOwner(doc, xref, self.boxes, self.split_stream, self.depth + 1)

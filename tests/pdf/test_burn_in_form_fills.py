@@ -169,3 +169,39 @@ def test_strokes_in_a_form_far_from_the_box_keep_the_miter_limit_they_are_drawn_
     assert shown == original[0].get_pixmap(clip=zigzags).samples
     assert min(shown) == 0  # black ink there
     assert verify(pdf, output, [mark]).ok
+
+
+def circle_under_a_label() -> bytes:
+    """A label, and 12 points under it a red circle stroked 2.25 wide (mitred joins at
+    the default limit) in a form of its own inside a form, as html2pdf writes an SVG."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.insert_text((36, 60), "Figure label", fontsize=12)
+    circle = _stream(
+        doc,
+        "<< /Type /XObject /Subtype /Form /BBox [0 0 75 75] /Resources << >> >>",
+        b"0 0 75 75 re W n q 1 0 0 rg 0 0 0 RG 2.25 w 67.5 37.5 m 67.5 54.07 54.07 67.5"
+        b" 37.5 67.5 c 20.93 67.5 7.5 54.07 7.5 37.5 c 7.5 20.93 20.93 7.5 37.5 7.5 c"
+        b" 54.07 7.5 67.5 20.93 67.5 37.5 c b Q",
+    )
+    svg = _stream(
+        doc,
+        f"<< /Type /XObject /Subtype /Form /BBox [0 0 75 75] "
+        f"/Resources << /XObject << /Fm1 {circle} 0 R >> >> >>",
+        b"1 0 0 -1 0 75 cm q /Fm1 Do Q",
+    )
+    set_resource(page, "XObject/Svg", f"{svg} 0 R")
+    append_content(page, b"q 1 0 0 1 36 153 cm /Svg Do Q")  # 72 to 147 down the page
+    return doc.tobytes()
+
+
+def test_a_stroked_circle_in_a_form_just_below_a_box_stays() -> None:
+    pdf = circle_under_a_label()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    label = _word_box(page, "Figure") | _word_box(page, "label")
+
+    mark, output = _release(pdf, label)
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    assert released.get_pixmap(dpi=72).pixel(73, 110) == (255, 0, 0)  # the circle's face
+    assert verify(pdf, output, [mark]).ok
