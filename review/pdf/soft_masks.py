@@ -74,8 +74,8 @@ class SoftMasks:
                 pixmap = pymupdf.Pixmap(self._doc, mask)
                 if pixmap.n != 1 or pixmap.alpha:
                     pixmap = pymupdf.Pixmap(pymupdf.csGRAY, pixmap)
-            except (RuntimeError, ValueError):
-                pixmap = None  # a mask MuPDF cannot decode: as before, read as painting nowhere
+            except MUPDF_ERRORS:
+                pixmap = None  # a mask MuPDF cannot decode: taken to paint nowhere
             self._alphas[mask] = pixmap
         return self._alphas[mask]
 
