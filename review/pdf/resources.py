@@ -257,6 +257,23 @@ def put_at(doc: pymupdf.Document, xref: int, keys: tuple[str, ...], value: str) 
     doc.xref_set_key(xref, "/".join(keys), value)
 
 
+def opacities_clamped(page: pymupdf.Page) -> None:
+    """Write each opacity (/CA, /ca) outside 0 to 1 of the graphics states the page and
+    the forms it draws name as MuPDF draws it, clamped: its redaction drops text shown at
+    an opacity of 0, not at -0.1, which it draws as 0 too (the W3C opacity clamping test
+    among iText's html2pdf files kept its invisible lines, and the gate refused it)."""
+    pdf = mupdf.pdf_specifics(page.parent.this)
+    for owner in [page.xref, *(xref for xref, *_ in page.get_xobjects())]:
+        states = mupdf.pdf_dict_getp(mupdf.pdf_load_object(pdf, owner), "Resources/ExtGState")
+        for index in range(mupdf.pdf_dict_len(states)):  # 0 for anything not a dictionary
+            state = mupdf.pdf_dict_get_val(states, index)
+            for key in (mupdf.PDF_ENUM_NAME_CA, mupdf.PDF_ENUM_NAME_ca):
+                value = mupdf.pdf_dict_get(state, key)
+                opacity = mupdf.pdf_to_real(value)
+                if mupdf.pdf_is_number(value) and not 0 <= opacity <= 1:
+                    mupdf.pdf_dict_put_real(state, key, min(1.0, max(0.0, opacity)))
+
+
 def _soft_mask_group(doc: pymupdf.Document, chain: tuple[int, ...], name: str) -> int | None:
     """The form the soft mask of graphics state `name` draws (its /SMask /G), which
     draws with the resources enclosing the stream that sets the state: a drop shadow's

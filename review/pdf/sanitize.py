@@ -68,6 +68,7 @@ from review.pdf.marked_content import (
 from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
+from review.pdf.resources import opacities_clamped
 from review.pdf.unicode_maps import forget_unshown_words
 
 # What a catalog and a page keep: what draws the pages and how a viewer shows them. Any
@@ -316,11 +317,9 @@ def _blank_image(doc: pymupdf.Document, xref: int) -> None:
 
 
 def _drop_invisible_text(page: pymupdf.Page) -> None:
-    """Remove text nobody sees: render mode 3, zero alpha, OCR layers, OFF layers.
-
-    A whole-page redaction with TEXT_REMOVE_INVISIBLE touches only invisible glyphs;
-    images and line art are left alone and, with no fill, nothing is painted.
-    """
+    """Remove text nobody sees (render mode 3, no opacity, OCR layers, OFF layers) by a
+    whole-page redaction that touches only invisible glyphs and paints nothing."""
+    opacities_clamped(page)  # "/ca -0.1" is no opacity too, which the redaction keeps
     page.add_redact_annot(page_rect(page, Box(0.0, 0.0, 1.0, 1.0)), cross_out=False)
     page.apply_redactions(
         images=pymupdf.PDF_REDACT_IMAGE_NONE,
