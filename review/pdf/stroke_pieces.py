@@ -24,6 +24,7 @@ from review.pdf.shape_pieces import Point, Segment
 from review.pdf.user_space import (
     PathState,
     Rect,
+    axis_scales,
     bounds_of,
     boxes_in,
     inside_any,
@@ -80,11 +81,17 @@ def stroke_sides(
     whole = bounds_of(
         [bounds_of([(x, y, x, y) for x, y in side]) for sides in subpaths for side in sides]
     )
-    taken_within = boxes_in(boxes, ctm, redaction_reach(width, state.join, state.miter))
+    # MuPDF widens a stroke by its width at the largest scale of the transformation, in
+    # every direction: a line scaled 3 across and 0.75 down went whole for a box its ink
+    # stays clear of (an SVG in iText's html2pdf tests).
+    widest = max(axis_scales(ctm) or (1.0, 1.0))
+    taken = redaction_reach(width, state.join, state.miter) * widest
+    taken_within = boxes_in(boxes, ctm, 0.0, page_reach=taken)
     if inside_any(whole, grown) or not meets_any(whole, taken_within):
         return None
     # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
-    cut_around = boxes_in(boxes, ctm, 2 * reach)
+    cut_around = boxes_in(boxes, ctm, 0.0, page_reach=2 * reach * widest)
+    bounded = boxes_in(boxes, ctm, 0.0, page_reach=reach * widest)
     alone: list[Piece] = []
     joined: list[Piece] = []
     # Butt caps (the default), undashed: a straight piece is lengthened by half the width
@@ -98,12 +105,12 @@ def stroke_sides(
         along = 0.0  # a dash pattern runs on along a subpath, side after side
         for index, side in enumerate(sides):
             pieces: Sequence[tuple[Segment, float]]
-            # Only a box the side's ink meets cuts it: one that merely comes within the
-            # cut's margin (a heading's box 3 points above a rule 6 wide) takes nothing
-            # from a side of its own, and the rule stays whole beside it.
+            # Only a box the side's ink meets, as MuPDF bounds it, cuts it: one that
+            # merely comes within the cut's margin (a heading's box 3 points above a rule
+            # 6 wide) takes nothing from a side of its own, and the rule stays whole.
             bounds = bounds_of([(x, y, x, y) for x, y in side])
             cutters = [
-                cut for cut, ink in zip(cut_around, grown, strict=True) if intersects(bounds, ink)
+                cut for cut, ink in zip(cut_around, bounded, strict=True) if intersects(bounds, ink)
             ]
             if not cutters:
                 pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole

@@ -22,18 +22,22 @@ PATH_OPERANDS = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}
 _NOISE = 1e-6
 
 
-def boxes_in(boxes: Sequence[Rect], ctm: Matrix, reach: float) -> list[Rect]:
-    """`boxes` (default user space) in the space `ctm` draws from, grown by the gap and
-    `reach` (in that space); none when the transformation skews it or turns it other
-    than by quarter turns (a landscape page drawn through "0 -1 1 0 0 612 cm", qpdf's
-    annotations-rotated-90.pdf, whose border went whole under marks inside it)."""
+def boxes_in(
+    boxes: Sequence[Rect], ctm: Matrix, reach: float, page_reach: float = 0.0
+) -> list[Rect]:
+    """`boxes` (default user space) in the space `ctm` draws from, grown by the gap,
+    `reach` (in that space) and `page_reach` (in points); none when the transformation
+    skews it or turns it other than by quarter turns (a landscape page drawn through "0
+    -1 1 0 0 612 cm", qpdf's annotations-rotated-90.pdf, whose border went whole under
+    marks inside it)."""
     a, b, c, d, e, f = ctm
     axes = axis_scales(ctm)
     if axes is None:
         return []
     scale_x, scale_y = axes
     det = a * d - b * c
-    gap_x, gap_y = GAP / scale_x + reach, GAP / scale_y + reach
+    gap_x = (GAP + page_reach) / scale_x + reach
+    gap_y = (GAP + page_reach) / scale_y + reach
     grown = []
     for bx0, by0, bx1, by1 in boxes:
         corners = [

@@ -785,3 +785,21 @@ def test_an_open_polyline_cut_beside_a_box_ends_where_it_ended() -> None:
     pixmap = released.get_pixmap(dpi=72)
     assert pixmap.pixel(277, 158) == (255, 0, 0)  # just before the end
     assert pixmap.pixel(283, 161) == (255, 255, 255)  # just past it
+
+
+def test_a_line_scaled_unevenly_keeps_its_stretch_away_from_a_box_beside_it() -> None:
+    """A blue line drawn through a scale of 3 across and 0.75 down: MuPDF widens its
+    stroke by its width at the larger scale, in every direction, so a box its ink stays
+    clear of took the whole line (an SVG in iText's html2pdf tests)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.insert_text((20, 40), "Heading", fontsize=9)
+    append_content(page, b"q 3 0 0 0.75 0 0 cm 0 0 1 RG 0.75 w 10 200 m 90 200 l S Q")
+    pdf = doc.tobytes()
+    box = pymupdf.Rect(20, 130, 100, 149.4)  # 0.3 points above the line's ink, at y 150
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+
+    released = pymupdf.open(stream=sanitize(burn_in(pdf, [mark])), filetype="pdf")[0]
+
+    blue = released.get_pixmap(dpi=288).pixel(800, 600)  # at (200, 150), 100 points off
+    assert blue[2] > 200 and blue[0] < 150
