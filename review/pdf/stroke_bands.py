@@ -10,6 +10,9 @@ any other side or curve (its caps, its joins, a slanted side), no away from all.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+
 import pymupdf
 
 from review.pdf.clip_shapes import segment_distance
@@ -17,7 +20,7 @@ from review.pdf.geometry import Quad
 
 # Pieces each curve is taken as, to find how near it a point lies.
 _CURVE_STEPS = 8
-_SQUARE_CAP = 2
+_ROUND_CAP, _SQUARE_CAP = 1, 2
 
 
 def wide_enough(drawing: dict, least: float) -> bool:
@@ -29,7 +32,9 @@ def wide_enough(drawing: dict, least: float) -> bool:
 def bands(drawing: dict) -> list[Quad]:
     """The upright rectangles the stroke's straight upright sides paint: each side
     widened by half the width across it, and along it by half the width past each end
-    under square caps (round caps and joins are left out: they paint less)."""
+    under square caps; under round caps, the square each end's disc holds (an HTML
+    column rule 2,250 points wide with round caps blacked out the page above and below
+    it, iText's ruleWidthHugeColumnsTest). Round joins are left out: they paint less."""
     half = drawing["width"] / 2
     reach = half if _cap(drawing) == _SQUARE_CAP else 0.0
     found = []
@@ -40,7 +45,20 @@ def bands(drawing: dict) -> list[Quad]:
         elif abs(a.x - b.x) < 1e-6:
             y0, y1 = sorted((a.y, b.y))
             found.append((a.x - half, y0 - reach, a.x + half, y1 + reach))
+    if _cap(drawing) == _ROUND_CAP and not drawing.get("closePath"):
+        inside = half * math.sqrt(0.5)
+        found += [(x - inside, y - inside, x + inside, y + inside) for x, y in _ends(drawing)]
     return found
+
+
+def _ends(drawing: dict) -> list[tuple[float, float]]:
+    """Where the path's pieces end without meeting another piece."""
+    tips: Counter[tuple[float, float]] = Counter()
+    for item in drawing["items"]:
+        if item[0] in ("l", "c"):
+            for point in (item[1], item[-1]):
+                tips[(round(point.x, 3), round(point.y, 3))] += 1
+    return [tip for tip, count in tips.items() if count == 1]
 
 
 def holds(drawing: dict, painted: list[Quad], point: tuple[float, float]) -> bool | None:

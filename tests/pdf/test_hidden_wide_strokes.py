@@ -76,3 +76,14 @@ def test_white_words_beside_the_badge_are_still_hidden() -> None:
     hidden = find_hidden(page_with(before=badge, colour=(1, 1, 1)))
 
     assert {h.kind for h in hidden} == {SAME_COLOUR}
+
+
+@pytest.mark.parametrize(("cap", "covered"), [(1, True), (0, False)], ids=["round", "butt"])
+def test_a_name_under_the_round_cap_of_a_wide_line_is_covered(cap: int, covered: bool) -> None:
+    """A short upright line 300 wide ending 40 points below the name: its round cap, a
+    disc as wide as the line, paints over the name; a butt cap ends at the line."""
+    line = b"q 0 G %d J 300 w 150 556 m 150 656 l S Q" % cap
+
+    hidden = find_hidden(page_with(after=line))
+
+    assert ("".join(h.text for h in hidden) == "JaneRoeliveshere") is covered
