@@ -8,6 +8,10 @@ the same annotations and measure the same glyphs.
   MuPDF's baking drops it: detection never read its text and the release lost it. Each
   becomes an object of its own.
 - Font metrics no glyph needs are brought within reach (`font_metrics.py`).
+- A form field's default appearance (/DA) whose "Tf" has no size before it ("/Helv
+  Tf") is given the automatic size, 0, which MuPDF draws it with: PyMuPDF could not
+  list the page's fields at all, and detection failed on the document (iText's
+  invalidDA.pdf).
 """
 
 from __future__ import annotations
@@ -21,6 +25,37 @@ from review.pdf.font_metrics import fit_font_metrics
 def prepare_to_read(doc: pymupdf.Document) -> None:
     _annotations_made_objects(doc)
     fit_font_metrics(doc)
+    _sizes_in_appearance_strings(doc)
+
+
+def _sizes_in_appearance_strings(doc: pymupdf.Document) -> None:
+    for number in range(doc.page_count):
+        for xref, kind, _ in doc[number].annot_xrefs():
+            if kind != pymupdf.PDF_ANNOT_WIDGET:
+                continue
+            found, appearance = doc.xref_get_key(xref, "DA")
+            if found == "string":
+                written = _sized(appearance)
+                if written != appearance:
+                    doc.xref_set_key(xref, "DA", pymupdf.get_pdf_str(written))
+
+
+def _sized(appearance: str) -> str:
+    """`appearance` with "0" before each "Tf" that has no number there, after the last
+    of the font names before it."""
+    words = appearance.split()
+    for index, word in enumerate(words):
+        if word != "Tf":
+            continue
+        try:
+            float(words[index - 1])
+        except (ValueError, IndexError):
+            start = index
+            while start > 0 and words[start - 1].startswith("/"):
+                start -= 1
+            name = words[index - 1] if start < index else "/Helv"
+            return _sized(" ".join([*words[:start], name, "0", *words[index:]]))
+    return appearance
 
 
 def _annotations_made_objects(doc: pymupdf.Document) -> None:

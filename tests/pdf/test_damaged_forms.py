@@ -138,3 +138,29 @@ def test_a_field_two_pages_list_in_one_shared_array_is_burned_into_both() -> Non
     released = pymupdf.open(stream=output, filetype="pdf")
     assert [page.get_text().split() for page in released] == [["Claim", "form", "Jane", "Roe"]] * 2
     assert verify(pdf, output, []).ok
+
+
+@pytest.mark.parametrize("appearance", ["/Helv Tf", "/Helv /F1 Tf", "0 g Tf"])
+def test_a_field_whose_appearance_string_has_no_font_size_is_read_and_burns_in(
+    appearance: str,
+) -> None:
+    """PyMuPDF cannot list the fields of a page where one's /DA says "Tf" without a size
+    (iText's invalidDA.pdf): detection failed on the whole document."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    widget = pymupdf.Widget()
+    widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    widget.field_name = "ssn"
+    widget.field_value = "SSN 219-09-9999"
+    widget.rect = pymupdf.Rect(72, 72, 300, 92)
+    page.add_widget(widget)
+    doc.xref_set_key(page.annot_xrefs()[0][0], "DA", pymupdf.get_pdf_str(appearance))
+    pdf = doc.tobytes()
+    with pytest.raises(ValueError):
+        list(pymupdf.open(stream=pdf, filetype="pdf")[0].widgets())
+
+    marks = detect(pdf, DetectionPolicy(salt=b"salt")).marks
+
+    assert [(m.source, m.category) for m in marks] == [("widget", "ssn")]
+    output = sanitize(burn_in(pdf, []))
+    assert verify(pdf, output, []).ok
