@@ -23,21 +23,8 @@ from review.pdf.font_metrics import fit_font_metrics
 
 
 def prepare_to_read(doc: pymupdf.Document) -> None:
-    _annotations_made_objects(doc)
+    _annotations_readable(doc)
     fit_font_metrics(doc)
-    _sizes_in_appearance_strings(doc)
-
-
-def _sizes_in_appearance_strings(doc: pymupdf.Document) -> None:
-    for number in range(doc.page_count):
-        for xref, kind, _ in doc[number].annot_xrefs():
-            if kind != pymupdf.PDF_ANNOT_WIDGET:
-                continue
-            found, appearance = doc.xref_get_key(xref, "DA")
-            if found == "string":
-                written = _sized(appearance)
-                if written != appearance:
-                    doc.xref_set_key(xref, "DA", pymupdf.get_pdf_str(written))
 
 
 def _sized(appearance: str) -> str:
@@ -58,7 +45,8 @@ def _sized(appearance: str) -> str:
     return appearance
 
 
-def _annotations_made_objects(doc: pymupdf.Document) -> None:
+def _annotations_readable(doc: pymupdf.Document) -> None:
+    """Each annotation an object of its own, each field's appearance string sized."""
     pdf = mupdf.pdf_specifics(doc.this)
     for number in range(doc.page_count):
         try:
@@ -70,3 +58,11 @@ def _annotations_made_objects(doc: pymupdf.Document) -> None:
             annot = mupdf.pdf_array_get(annots, index)
             if mupdf.pdf_is_dict(annot) and not mupdf.pdf_is_indirect(annot):
                 mupdf.pdf_array_put(annots, index, mupdf.pdf_add_object(pdf, annot))
+            subtype = mupdf.pdf_dict_get(annot, mupdf.PDF_ENUM_NAME_Subtype)
+            appearance = mupdf.pdf_dict_get(annot, mupdf.PDF_ENUM_NAME_DA)
+            if not mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Widget):
+                continue
+            written = mupdf.pdf_to_text_string(appearance)  # "" for anything not a string
+            sized = _sized(written)
+            if sized != written:
+                mupdf.pdf_dict_put_text_string(annot, mupdf.PDF_ENUM_NAME_DA, sized)
