@@ -75,7 +75,14 @@ from review.pdf.tokens import (
     found_unexplained,
     fragments_pattern,
 )
-from review.pdf.word_geometry import Boxes, cut_short, missing, page_words, slanted_glyphs
+from review.pdf.word_geometry import (
+    Boxes,
+    cut_short,
+    glyph_runs,
+    missing,
+    page_words,
+    slanted_glyphs,
+)
 
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
@@ -179,9 +186,12 @@ def _check(
             for rect, text in after.words
             if page_boxes.covers(rect, after.runs_down(rect)) and not _is_stamp(text, stamps)
         ]
-        # Slanted glyphs are read only for a page where some word's box is under a box.
+        # Glyphs are read only for a page where some word's box is under a box.
         slanted = slanted_glyphs(textpage) if covered else []
-        under = sum(1 for rect in covered if page_boxes.under(rect, after.runs_down(rect), slanted))
+        runs = glyph_runs(textpage) if covered else []
+        under = sum(
+            1 for rect in covered if page_boxes.under(rect, after.runs_down(rect), slanted, runs)
+        )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
         unseen = analyse_page(

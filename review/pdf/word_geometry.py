@@ -5,8 +5,9 @@ the box holds the word's centre, along it they overlap by more than `TOLERANCE_P
 which it only touches, what burn-in cut short of a word a box reached into
 (`cut_short`), which words hidden glyphs reach into (`PageWords.visible`), how many
 visible words away from every box an output page lost (`missing`), and which glyphs of
-a slanted line meet a box (`Boxes.under`). Rectangles are plain (x0, y0, x1, y1) tuples
-in unrotated page space, as PyMuPDF reports words.
+a slanted line, or which part of a word joined across two lines, meet a box
+(`Boxes.under`). Rectangles are plain (x0, y0, x1, y1) tuples in unrotated page space,
+as PyMuPDF reports words.
 """
 
 from __future__ import annotations
@@ -212,16 +213,27 @@ class Boxes:
                 return True
         return False
 
-    def under(self, rect: Quad, vertical: bool, slanted: Sequence[SlantedGlyph]) -> bool:
+    def under(
+        self,
+        rect: Quad,
+        vertical: bool,
+        slanted: Sequence[SlantedGlyph],
+        runs: Sequence[Quad],
+    ) -> bool:
         """`covers`, and for a word of slanted glyphs (`slanted_glyphs`) one of the
         glyphs itself meets a box as burn-in measures it: the word's box is the box
-        around them, and reaches far into corners they never touch."""
+        around them, and reaches far into corners they never touch. A word extraction
+        joined from glyphs of two lines (`glyph_runs`) is under a box only where the
+        part on one of them is: once a box took "Hom." from "ist Hom.", the "=" of a
+        displayed formula just below runs on "ist" into "ist=", whose box reaches into
+        the mark that neither part does (a LaTeX script, py-pdf's GeoTopo sample)."""
         if not self.covers(rect, vertical):
             return False
         glyphs = [glyph.quad for glyph in slanted if within(glyph.box, rect)]
-        if not glyphs:
-            return True
-        return any(meets(glyph, box) for glyph in glyphs for box in self.quads)
+        if glyphs:
+            return any(meets(glyph, box) for glyph in glyphs for box in self.quads)
+        parts = _lines_of(rect, vertical, runs)
+        return len(parts) < 2 or any(self.covers(part, vertical) for part in parts)
 
     def touch(self, rect: Quad) -> bool:
         """`rect` comes within the tolerance of some box: not a collateral witness."""
@@ -260,6 +272,44 @@ def slanted_glyphs(textpage: pymupdf.TextPage) -> list[SlantedGlyph]:
                         SlantedGlyph(tuple(char["bbox"]), glyph, char["c"], tuple(char["origin"]))
                     )
     return found
+
+
+def glyph_runs(textpage: pymupdf.TextPage) -> list[Quad]:
+    """The box of each run of glyphs between spaces within one span, on lines along a
+    page axis: each lies within one word, at one size on one baseline."""
+    runs = []
+    for block in textpage.extractRAWDICT()["blocks"]:
+        for line in block.get("lines", ()):
+            if min(abs(d) for d in line["dir"]) >= SLANT:
+                continue
+            for span in line["spans"]:
+                run: list[Quad] = []
+                for char in [*span["chars"], None]:
+                    if char is not None and not char["c"].isspace():
+                        run.append(char["bbox"])
+                    elif run:
+                        runs.append(_around(run))
+                        run = []
+    return runs
+
+
+def _around(rects: Sequence[Quad]) -> Quad:
+    return (
+        min(r[0] for r in rects),
+        min(r[1] for r in rects),
+        max(r[2] for r in rects),
+        max(r[3] for r in rects),
+    )
+
+
+def _lines_of(rect: Quad, vertical: bool, runs: Sequence[Quad]) -> list[Quad]:
+    """The word boxed `rect`, one box for each extent across the line its runs have."""
+    parts: dict[tuple[float, float], list[Quad]] = {}
+    for run in runs:
+        if contains_point(rect, centre(run)):
+            _, _, top, bottom = _axes(run, vertical)
+            parts.setdefault((round(top, 1), round(bottom, 1)), []).append(run)
+    return [_around(part) for part in parts.values()]
 
 
 def meets(glyph: pymupdf.Quad, box: Quad) -> bool:
