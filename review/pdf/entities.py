@@ -248,14 +248,15 @@ def _unbroken(text: str) -> str:
 def _entity_patterns(
     entities: list[_Entity], lone: dict[str, _Entity]
 ) -> list[tuple[_Entity, re.Pattern[str]]]:
-    """Each entity's written forms: the whole name in any case, possessive allowed;
-    for a person also the surname after a title ("Ms. Doe") where no one else has that
-    surname (else it is the family's, `_family_names`), the name surname first
-    ("Doe, Jane", as records and file headers write it), the initial with the
-    surname ("J. Doe") where no other person shares that initial and surname, and the
-    surname or the given name alone, capitalised, where it is one of the `lone` names
-    (a lower-case "young" is a word, not Ms. Young); a given name not before another
-    name ("Priya Shah" is someone else than Priya Raghunathan)."""
+    """Each entity's written forms: the whole name in any case (of one word: a person's
+    capitalised, an organisation's or a place's as written or in capitals), possessive
+    allowed; for a person also the surname after a title ("Ms. Doe") where no one else
+    has that surname (else it is the family's, `_family_names`), the name surname first
+    ("Doe, Jane", as records and file headers write it), the initial with the surname
+    ("J. Doe") where no other person shares that initial and surname, and the surname or
+    the given name alone, capitalised, where it is one of the `lone` names (a lower-case
+    "young" is a word, not Ms. Young); a given name not before another name ("Priya
+    Shah" is someone else than Priya Raghunathan)."""
     initials: dict[str, set[str]] = {}
     families: dict[str, set[str]] = {}
     for e in entities:
@@ -270,6 +271,9 @@ def _entity_patterns(
         if e.category == PERSON and len(e.tokens) == 1:
             # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
             whole = rf"(?=[{CAPITAL}])(?i:{whole})"
+        elif len(e.tokens) == 1 and e.tokens[0].upper() != e.tokens[0]:
+            # As written, or in capitals: a heading's "DAIMLER-BENZ" (not "Us" of "US").
+            whole = rf"(?:{whole}|{_written(e.tokens[0].upper())})"
         forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".

@@ -62,6 +62,22 @@ def test_a_name_is_proposed_at_every_written_form_as_one_group() -> None:
     assert not any("Housing" in " ".join(texts) for texts in groups.values())
 
 
+def test_an_organisation_of_one_word_is_proposed_in_a_heading_in_capitals_too() -> None:
+    # A magazine page heads its story "DAIMLER-BENZ" (PyMuPDF-Utilities' edit-images
+    # sample): left visible, the gate found the redacted name in the page's bytes.
+    pdf = simple_pdf(
+        [
+            "DAIMLER-BENZ",
+            "Jürgen Schrempp told Daimler-Benz shareholders in Stuttgart that profits rose.",
+            "The board of Daimler-Benz met on Monday.",
+        ]
+    )
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "organization")
+
+    assert sorted(next(iter(groups.values()))) == ["DAIMLER-BENZ", "Daimler-Benz", "Daimler-Benz"]
+
+
 def test_an_initial_that_two_people_share_is_grouped_with_neither() -> None:
     pdf = simple_pdf(
         [
