@@ -155,7 +155,7 @@ def split_rectangle_fills(
             level = level_state(state, scale)
             split = split_rectangle_fills(level_data, boxes, level, opaque=opaque)
             if split != level_data:
-                out += [data[cursor : path[0].start], drawn_level(split, state, level), between]
+                out += [_up_to(data, cursor, path), drawn_level(split, state, level), between]
                 cursor = op.end
             path = []
         elif name in FILLS and (found := _rectangles(path)):
@@ -163,14 +163,14 @@ def split_rectangle_fills(
             even_odd = name == b"f*"
             pieces = _pieces(rects, windings, state.ctm, boxes, even_odd=even_odd, opaque=opaque)
             if pieces is not None:
-                out += [data[cursor : path[0].start], _filled(pieces, data[path[-1].end : op.end])]
+                out += [_up_to(data, cursor, path), _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
         elif name in FILLS and (subpaths := _subpaths(path, closed=False)):
             shapes = _shape_pieces(subpaths, state.ctm, boxes)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
-                out += [data[cursor : path[0].start], b" ".join(_path(s) + paint for s in shapes)]
+                out += [_up_to(data, cursor, path), b" ".join(_path(s) + paint for s in shapes)]
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (found := _rectangles(path)):
@@ -192,7 +192,7 @@ def split_rectangle_fills(
                     else data[path[0].start : path[-1].end] + fill  # as it was, for the redaction
                 )
                 out += [
-                    data[cursor : path[0].start],
+                    _up_to(data, cursor, path),
                     filled,
                     b" ",
                     stroked(edges, paint + b"S", state),
@@ -215,7 +215,7 @@ def split_rectangle_fills(
                     else data[path[0].start : path[-1].end] + fill
                 )
                 out += [
-                    data[cursor : path[0].start],
+                    _up_to(data, cursor, path),
                     filled,
                     b" ",
                     stroked(edges, paint + b"S", state),
@@ -228,13 +228,13 @@ def split_rectangle_fills(
             if pieces:
                 # The colour MuPDF's filter writes stays set for what follows.
                 filled = _filled(pieces, b" f")
-                out += [data[cursor : path[0].start], data[path[-1].end : op.start]]
+                out += [_up_to(data, cursor, path), data[path[-1].end : op.start]]
                 out += [b" q ", state.stroke_fill, b" ", filled, b" Q"]
                 cursor = op.end
             elif (edges := stroke_sides(subpaths, state, boxes)) is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
                 paint = data[path[-1].end : op.start] + b"S"
-                out += [data[cursor : path[0].start], stroked(edges, paint, state)]
+                out += [_up_to(data, cursor, path), stroked(edges, paint, state)]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:
@@ -255,6 +255,17 @@ def split_rectangle_fills(
             state = state.after(name, op.operands)
     out.append(data[cursor:])
     return b"".join(out)
+
+
+def _up_to(data: bytes, cursor: int, path: list[Operation]) -> bytes:
+    """What lies from `cursor` to the path, then what was set while the path was built:
+    MuPDF strokes in a width set before its "h" (PyMuPDF-Utilities' cardioid)."""
+    start, end = path[0].start, path[-1].end
+    ops = operations(data[start:end])
+    settings = [
+        data[start + op.start : start + op.end] for op in ops if op.operator not in PATH_OPERATORS
+    ]
+    return b" ".join([data[cursor:start], *settings, b""]) if settings else data[cursor:start]
 
 
 def _filled(pieces: list[Rect], paint: bytes) -> bytes:

@@ -803,3 +803,24 @@ def test_a_line_scaled_unevenly_keeps_its_stretch_away_from_a_box_beside_it() ->
 
     blue = released.get_pixmap(dpi=288).pixel(800, 600)  # at (200, 150), 100 points off
     assert blue[2] > 200 and blue[0] < 150
+
+
+def test_a_line_width_set_while_a_path_was_built_stays_the_width_of_its_pieces() -> None:
+    """PyMuPDF-Utilities' cardioid sets "0.2 w" between its lines and "h": MuPDF strokes
+    the path in it, and the pieces around a box came out a point wide, darkening the
+    drawing all round the box."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((150, 155), "Secret", fontsize=11)
+    lines = b" ".join(b"20 %d m 380 %d l" % (y, y) for y in range(146, 156, 2))
+    pdf = _with_content(page, b"q " + lines + b" 0.2 w h 1 0 0 RG S Q")
+    box = _box_of(pdf, "Secret")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+
+    released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
+
+    widths = {round(d["width"], 2) for d in released.get_drawings() if d["type"] == "s"}
+    assert widths == {0.2}
+    segments = _segments(released)
+    assert {s[1] for s in segments if s[2] < box.x0} == {146, 148, 150, 152, 154}
+    assert {s[1] for s in segments if s[0] > box.x1} == {146, 148, 150, 152, 154}
