@@ -5,8 +5,11 @@ clips to nothing: MuPDF draws nothing more until the graphics state is restored.
 content filter, which every redaction runs, carries that "W" over to the next path
 instead ("<path> W S"), which is then clipped to its own outline and drawn: a border
 side that an empty clip hid appeared in the release (iText's html2pdf border-radius
-tests, a blue side of a rounded box). `empty_clips_spelled_out` gives each such clip
-an empty rectangle ("0 0 0 0 re W n"), which the filter keeps as it is.
+tests, a blue side of a rounded box). So does a clip to a path of pen moves alone
+("0 0 m W n"), which the filter drops with its path: a shading clipped to nothing
+after it filled the page in grey (iText's pdfSweep bigUntaggedDocument).
+`empty_clips_spelled_out` gives each such clip an empty rectangle ("0 0 0 0 re W n"),
+which the filter keeps as it is.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Protocol
 
 from review.pdf.user_space import PATH_OPERANDS
 
-# A clip right after a path ended: the one form generators write.
-EMPTY_CLIP = re.compile(rb"(?<![^\s\]>)])n\s+W\*?\s+n(?![^\s/\[<(%])")
+# A clip right after a path ended, or right after a pen move: the forms generators write.
+EMPTY_CLIP = re.compile(rb"(?<![^\s\]>)])[nm]\s+W\*?\s+n(?![^\s/\[<(%])")
 _CLIPS = (b"W", b"W*")
+_MOVES = (b"m", b"h")  # no segment: "0 0 m h" outlines nothing
 _EMPTY = b"0 0 0 0 re "
 
 
@@ -32,14 +36,14 @@ class Operation(Protocol):
 
 
 def empty_clips_spelled_out(data: bytes, ops: Iterable[Operation]) -> bytes:
-    """`data` with a rectangle of no size before each "W" or "W*" that has no path.
-    `ops`: the operations of `data`, as `content.operations` reads them."""
+    """`data` with a rectangle of no size before each "W" or "W*" whose path has no
+    segment. `ops`: the operations of `data`, as `content.operations` reads them."""
     out: list[bytes] = []
     cursor = 0
-    building = False  # a path has been started and not yet painted or ended
+    building = False  # a path of some segment has been started, not yet painted or ended
     for op in ops:
         if op.operator in PATH_OPERANDS:
-            building = True
+            building = building or op.operator not in _MOVES
         elif op.operator in _CLIPS:
             if not building:
                 out.append(data[cursor : op.start] + _EMPTY)

@@ -4,7 +4,8 @@
 inside it. MuPDF's content filter, which every redaction runs, carried the "W" over to
 the next path, which was then clipped to its own outline and drawn: a blue side of a
 rounded box that the empty clip hid appeared in the release, far from any mark (iText's
-html2pdf border-radius tests)."""
+html2pdf border-radius tests). A clip to a path of a pen move alone ("0 0 m W n") went
+with its path: the shading it hid filled the page (iText's pdfSweep test files)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def blue_pixels(pdf: bytes) -> int:
     )
 
 
-@pytest.mark.parametrize("clip", [b"W n", b"W* n"])
+@pytest.mark.parametrize("clip", [b"W n", b"W* n", b"0 0 m W n", b"5 5 m 7 7 m W* n"])
 def test_a_stroke_an_empty_clip_hides_stays_hidden_after_burn_in(clip: bytes) -> None:
     pdf = helvetica_page(HIDDEN_STROKE.replace(b"W n W n", b"W n " + clip))
     assert blue_pixels(pdf) == 0
@@ -51,8 +52,9 @@ def test_a_stroke_an_empty_clip_hides_stays_hidden_after_burn_in(clip: bytes) ->
 
 
 def test_only_a_clip_with_no_path_gets_the_empty_rectangle() -> None:
-    data = b"q 0 0 5 5 re W n W n 1 1 m 2 2 l W* n (W n) Tj Q"
+    data = b"q 0 0 5 5 re W n W n 1 1 m 2 2 l W* n 3 3 m W n 1 1 m 2 2 l h 4 4 m W n (W n) Tj Q"
 
     assert empty_clips_spelled_out(data, operations(data)) == (
-        b"q 0 0 5 5 re W n 0 0 0 0 re W n 1 1 m 2 2 l W* n (W n) Tj Q"
+        b"q 0 0 5 5 re W n 0 0 0 0 re W n 1 1 m 2 2 l W* n 3 3 m 0 0 0 0 re W n"
+        b" 1 1 m 2 2 l h 4 4 m W n (W n) Tj Q"
     )
