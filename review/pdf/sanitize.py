@@ -223,10 +223,12 @@ def _with_area(rect: Quad) -> Quad:
 
 
 def _image_boxes(page: pymupdf.Page) -> dict[int, tuple[Quad, int]]:
-    """Each image placement's box and its place among the page's images, by its place in
-    the paint log (`HiddenGlyph.seqno`)."""
+    """Each image placement's box and its place among the page's images, stencil masks
+    too, as the filter dropping one by its rank counts them (a stencil went in place of
+    a hidden picture over it: iText pdfSweep), by its place in the paint log (seqno)."""
     log = page.get_bboxlog()
-    images = [(seqno, quad(box)) for seqno, (kind, box) in enumerate(log) if kind == "fill-image"]
+    placed = ("fill-image", "fill-imgmask")
+    images = [(seqno, quad(box)) for seqno, (kind, box) in enumerate(log) if kind in placed]
     return {seqno: (box, index) for index, (seqno, box) in enumerate(images)}
 
 
