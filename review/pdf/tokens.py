@@ -15,6 +15,7 @@ STRIP = "\"'()[]{}<>.,;:!?"
 # page, "(FOLL-5)" in the content stream. One character to the search, on both sides.
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
 _WORD_CHAR = re.compile(r"\w")
+_EDGES = re.compile(r"^\W+|\W+$")
 # A word character as a byte: past ASCII, any byte counts (a Latin-1 letter).
 _WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x80-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
@@ -26,6 +27,13 @@ RUN_ON_STRINGS = 8
 
 def fold(text: str) -> str:
     return text.translate(DASHES).casefold()
+
+
+def shown_form(word: str) -> str:
+    """A word as `_runs_on` looks it up: folded, without what is no letter or digit at
+    its ends: a string's byte 0x8D that a font draws as an opening quote reads as a
+    control character, "(\\215w)" then "(ill print.)" is the visible "“will"."""
+    return fold(_EDGES.sub("", word))
 
 
 def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
@@ -228,7 +236,7 @@ def _runs_on(
                 start -= 1
             while end < len(joined) and joined[end] not in _BREAK:
                 end += 1
-            if fold(joined[start:end].decode("latin-1").strip(STRIP)) in shown:
+            if shown_form(joined[start:end].decode("latin-1")) in shown:
                 return True
     return False
 

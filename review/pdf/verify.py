@@ -74,6 +74,7 @@ from review.pdf.tokens import (
     found_in_any,
     found_unexplained,
     fragments_pattern,
+    shown_form,
 )
 from review.pdf.word_geometry import (
     Boxes,
@@ -179,7 +180,7 @@ def _check(
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
-        shown.update(fold(text.strip(STRIP)) for _, text in after.words)
+        shown.update(shown_form(text) for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
         covered = [
             rect
