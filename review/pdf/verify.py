@@ -80,6 +80,7 @@ from review.pdf.word_geometry import (
     Boxes,
     cut_short,
     glyph_runs,
+    left_of,
     missing,
     page_words,
     slanted_glyphs,
@@ -203,6 +204,16 @@ def _check(
         before = original_pages[page_no]
         if words is not None:
             cut = cut_short(after, before, page_boxes)
+            holding = [
+                (r, text) for r, text in after.words if (r, text) not in cut and words.search(text)
+            ]
+            if holding:
+                # And what sanitize left of a word outside the boxes it cut hidden glyphs
+                # from: a white 2-point "8" glued to a heading's "Interactive" (pdfSweep).
+                seen = [
+                    (r, w) for r, w in before.words if not page_boxes.covers(r, before.runs_down(r))
+                ]
+                cut |= left_of(holding, seen)
             # As drawn, a fragment's punctuation may be a string of its own, in
             # another font ("(Erinnerung)" then "(:)"): its bare word counts too.
             fragments.update(form for _, text in cut for form in (text, text.strip(STRIP)) if form)

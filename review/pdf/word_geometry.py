@@ -341,12 +341,20 @@ def cut_short(after: PageWords, before: PageWords, boxes: Boxes) -> set[tuple[Qu
     occurrence of a redacted "Chang" or "Veteran": the reviewer saw both on the preview.
     What is left under a box is `text_under_box`'s business."""
     reached = [(rect, word) for rect, word in before.words if boxes.touch(rect)]
+    return left_of(after.words if reached else (), reached)
+
+
+def left_of(
+    words: Iterable[tuple[Quad, str]], originals: Sequence[tuple[Quad, str]]
+) -> set[tuple[Quad, str]]:
+    """The `words` that are part of one of the `originals` where it was: what was left
+    of it once some of its glyphs went."""
     return {
         (rect, text)
-        for rect, text in (after.words if reached else ())
+        for rect, text in words
         if any(
             text != word and text in word and within(rect, _grown(original, TOLERANCE_PT))
-            for original, word in reached
+            for original, word in originals
         )
     }
 
