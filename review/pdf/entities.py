@@ -275,6 +275,10 @@ def _entity_patterns(
             # As written, or in capitals: a heading's "DAIMLER-BENZ" (not "Us" of "US").
             whole = rf"(?:{whole}|{_written(e.tokens[0].upper())})"
         forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
+        if e.category != PERSON and len(e.tokens) == 1 and e.tokens[0].lower() != e.tokens[0]:
+            # In lower case in a web address: "apple.com/itunes/starbucks".
+            low = _written(e.tokens[0].lower())
+            forms.append(rf"(?<=[/.@])({low}){_END}|{_START}({low})(?=\.[a-z]{{2,}})")
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
             with_particles = _particle_surname(e)
