@@ -188,9 +188,11 @@ def _check(
             for rect, text in after.words
             if page_boxes.covers(rect, after.runs_down(rect)) and not _is_stamp(text, stamps)
         ]
-        # Glyphs are read only for a page where some word's box is under a box.
+        # Glyphs are read only for a page where some word's box is under a box. A
+        # stamp's glyphs are no part of a word whose box reaches over them.
         slanted = slanted_glyphs(textpage) if covered else []
-        runs = glyph_runs(textpage) if covered else []
+        stamped = {rect for rect, text in after.words if covered and _is_stamp(text, stamps)}
+        runs = [run for run in glyph_runs(textpage) if run not in stamped] if covered else []
         under = sum(
             1 for rect in covered if page_boxes.under(rect, after.runs_down(rect), slanted, runs)
         )

@@ -7,6 +7,7 @@ py-pdf's sample GeoTopo-komprimiert.pdf)."""
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
@@ -16,15 +17,15 @@ from review.pdf.verify import verify
 SMALL, FORMULA = 8, 11
 
 
-def line_over_formula(*, drawn_after_word: float) -> bytes:
-    """'ist' and 'Hom.' in 8 points, then an 11 point '=' set lower, drawn after them
-    with its left edge `drawn_after_word` points right of where 'ist' starts, and 'f(x)'
-    further along the formula's line."""
+def line_over_formula(*, drawn_after_word: float, formula: str = "=") -> bytes:
+    """'ist' and 'Hom.' in 8 points, then an 11 point `formula` set lower, drawn after
+    them with its left edge `drawn_after_word` points right of where 'ist' starts, and
+    'f(x)' further along the formula's line."""
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((299, 352.7), "ist", fontsize=SMALL)
     page.insert_text((310.8, 352.7), "Hom.", fontsize=SMALL)
-    page.insert_text((299 + drawn_after_word, 361), "=", fontsize=FORMULA)
+    page.insert_text((299 + drawn_after_word, 361), formula, fontsize=FORMULA)
     page.insert_text((340, 361), "f(x)", fontsize=FORMULA)
     return doc.tobytes()
 
@@ -39,14 +40,17 @@ def _mark_on(pdf: bytes, word: str) -> RedactionMark:
     return RedactionMark(page=0, box=normalize(page, rect), legal_reason="(b)(6)")
 
 
-def test_a_word_joined_with_the_line_below_once_its_neighbour_went_is_released() -> None:
-    pdf = line_over_formula(drawn_after_word=8.1)
-    assert _words(pdf) == ["ist", "Hom.", "=", "f(x)"]
+@pytest.mark.parametrize("formula", ["=", "==="])  # the second reaches past the stamp
+def test_a_word_joined_with_the_line_below_once_its_neighbour_went_is_released(
+    formula: str,
+) -> None:
+    pdf = line_over_formula(drawn_after_word=8.1, formula=formula)
+    assert _words(pdf) == ["ist", "Hom.", formula, "f(x)"]
     mark = _mark_on(pdf, "Hom.")
 
     output = sanitize(burn_in(pdf, [mark]))
 
-    assert _words(output)[:2] == ["ist=", "f(x)"]  # then the stamped reason
+    assert _words(output)[:2] == ["ist" + formula, "f(x)"]  # then the stamped reason
     assert verify(pdf, output, [mark]).ok
 
 
