@@ -204,6 +204,10 @@ def analyse_page(
             continue
         seen = []
         kind = span_kind
+        # A pattern cell's glyph is seen wherever the pattern fills: cut by the fill's
+        # edge or the page's (not the cell's), it is the same glyph as in the cells
+        # within (iText's text pattern: every page filled with it was refused).
+        tiled = seqno in paint.tiled and intersects(paint.tiled[seqno], area)
         for char in span["chars"]:
             rect = quad(char[3])
             if chr(char[0]).isspace():
@@ -213,11 +217,14 @@ def analyse_page(
                 # shares the fate of the glyph it belongs to.
                 rect = _point_box(char[2])
             elif not intersects(rect, area):
-                kind = OUTSIDE_CROP_BOX  # wholly: a glyph cut by the edge was partly seen
+                # Wholly: a glyph cut by the edge was partly seen.
+                kind = None if tiled else OUTSIDE_CROP_BOX
             elif span_kind is not None:
                 kind = span_kind
             else:
                 kind = _glyph_kind(char, rect, colour, clip_kept, painters, seqno)
+                cut_by_the_fill = tiled and intersects(rect, paint.cells[seqno])
+                kind = None if cut_by_the_fill and kind == CLIPPED else kind
             if kind is None:
                 seen.append(char)
             else:

@@ -103,8 +103,10 @@ class PaintLog(mupdf.FzDevice2):
         # reaches on the page). MuPDF draws a cell's content once, where the pattern's
         # grid starts (off the page, often), and repeats it over the fill.
         self._tiles: list[tuple[Quad, Quad]] = []
-        # By seqno, each operation drawn inside a cell: what its pattern's fill reaches.
+        # By seqno, each operation drawn inside a cell: what its pattern's fill reaches,
+        # and the cell it was drawn in.
         self.tiled: dict[int, Quad] = {}
+        self.cells: dict[int, Quad] = {}
         # Seqnos of those that do not fill their whole cell: pieces repeated over the
         # fill (a table's border, hatching), which cover no one place of it whole.
         self.pattern_pieces: set[int] = set()
@@ -187,7 +189,7 @@ class PaintLog(mupdf.FzDevice2):
             self.clip_shapes[len(self.log)] = shaped
         if self._tiles:
             cell, fill = self._tiles[0]
-            self.tiled[len(self.log)] = fill
+            self.tiled[len(self.log)], self.cells[len(self.log)] = fill, cell
             if len(self._tiles) == 1 and within(cell, _grown(box, _CELL_SLACK)):
                 reach = fill
             else:

@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from review.pdf.geometry import normalize
-from review.pdf.hidden import COVERED, OUTSIDE_CROP_BOX, find_hidden
+from review.pdf.hidden import CLIPPED, COVERED, OUTSIDE_CROP_BOX, find_hidden
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
@@ -161,3 +161,49 @@ def test_a_texture_wholly_under_the_panel_is_hidden() -> None:
     pdf = textured_page(b"100 100 200 100 re")
 
     assert {f.kind for f in find_hidden(pdf)} == {COVERED}
+
+
+def text_tiled_page(fill: tuple[float, float, float, float], text_y: int = 6) -> bytes:
+    """A pattern whose 20-point high cell writes "this is the fill text!" `text_y` up,
+    its grid starting 47 points left of the page, filling `fill` (x, y, width, height in
+    PDF space), and a line."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 180), "Case notes follow", fontname="helv", fontsize=10)
+    font = doc.get_new_xref()
+    doc.update_object(font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+    cell = doc.get_new_xref()
+    doc.update_object(
+        cell,
+        "<</Type/Pattern/PatternType 1/PaintType 1/TilingType 1/BBox[0 0 100 20]"
+        f"/XStep 100/YStep 20/Matrix[1 0 0 1 -47 0]/Resources<</Font<</helv {font} 0 R>>>>>>",
+    )
+    doc.update_stream(cell, b"BT /helv 8 Tf 0 %d Td (this is the fill text!) Tj ET" % text_y)
+    set_resource(page, "Pattern", f"<</P1 {cell} 0 R>>")
+    append_content(page, b"q /Pattern cs /P1 scn %g %g %g %g re f Q" % fill)
+    return doc.tobytes()
+
+
+def test_text_a_pattern_writes_in_cells_the_page_edge_cuts_is_not_hidden() -> None:
+    # iText's text_pattern sample: a page filled with such a pattern was refused by the
+    # gate whatever was marked, as the cells cut by the page edge held "hidden" text.
+    pdf = text_tiled_page((0, 0, 300, 160))
+    trace = pymupdf.open(stream=pdf, filetype="pdf")[0].get_texttrace()
+    assert any("fill" in "".join(chr(c[0]) for c in span["chars"]) for span in trace)
+    assert find_hidden(pdf) == []
+
+    assert verify(pdf, sanitize(burn_in(pdf, [])), []).ok
+
+
+def test_text_a_pattern_writes_only_beside_the_page_is_hidden() -> None:
+    pdf = text_tiled_page((-200, 0, 150, 160))
+
+    kinds = {h.kind for h in find_hidden(pdf)}
+    assert OUTSIDE_CROP_BOX in kinds
+    assert kinds <= {OUTSIDE_CROP_BOX, CLIPPED}
+
+
+def test_text_a_pattern_writes_outside_its_cell_is_hidden_on_the_page() -> None:
+    pdf = text_tiled_page((0, 0, 300, 160), text_y=30)  # above the cell: clipped in each
+
+    assert CLIPPED in {h.kind for h in find_hidden(pdf)}
