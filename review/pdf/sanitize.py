@@ -133,7 +133,8 @@ def sanitize(pdf: bytes) -> bytes:
     try:
         explicit = ready_for_the_filter(doc)  # before any redaction or cleaning save
         off_groups = layers_off(doc)
-        if off_groups:
+        if doc.xref_get_key(doc.pdf_catalog(), "OCProperties")[0] != "null":
+            # Every group on too: an /OCMD's "/P /AllOff" hides (iText's "no cat").
             _drop_hidden_content(doc, off_groups)
         hidden_image_boxes: dict[int, Counter[tuple[int, int, int, int]]] = {}
         for page in doc:
@@ -332,7 +333,6 @@ def _drop_invisible_text(page: pymupdf.Page) -> None:
 
 def _drop_hidden_content(doc: pymupdf.Document, off_groups: set[int]) -> None:
     """Flatten optional content: cut what an OFF layer hides from every content stream.
-
     Neither redaction (even TEXT_REMOVE_INVISIBLE) nor MuPDF's content cleaning drops
     marked content of an OFF group, and once /OCProperties is gone a viewer would paint
     it. Runs before any other rewrite so marked-content sections are still intact.

@@ -100,3 +100,34 @@ def test_sanitize_removes_what_the_off_layer_hid_and_keeps_what_was_seen(members
     assert SEEN in words(released) and UNSEEN not in words(released)
     assert UNSEEN.encode() not in pymupdf.open(stream=released).tobytes(expand=True)
     assert verify(pdf, released, []).ok
+
+
+def test_what_a_membership_policy_hides_with_every_group_on_stays_out_of_the_release() -> None:
+    # iText's LayerMembershipExample: "no cat" is marked with an /OCMD whose policy is
+    # /AllOff of two groups that are on; with no group off, sanitize cut nothing, dropped
+    # /OCProperties, and the release showed "no cat" over "cat".
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 40), SEEN)  # gives the page its Helvetica as /helv
+    group, policy = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(group, "<</Type/OCG/Name(layer 1)>>")
+    doc.update_object(policy, f"<</Type/OCMD/OCGs[{group} 0 R]/P/AllOff>>")
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "Properties", f"<</Pr1 {policy} 0 R>>")
+    contents = page.get_contents()[0]
+    doc.update_stream(
+        contents,
+        doc.xref_stream(contents)
+        + f"\n/OC /Pr1 BDC BT /helv 11 Tf 20 120 Td ({UNSEEN}) Tj ET EMC\n".encode(),
+    )
+    doc.xref_set_key(
+        doc.pdf_catalog(), "OCProperties", f"<</OCGs[{group} 0 R]/D<</Order[{group} 0 R]>>>>"
+    )
+    pdf = doc.tobytes()
+    assert layers_off(pymupdf.open(stream=pdf, filetype="pdf")) == set()
+    assert UNSEEN not in words(pdf)  # as MuPDF draws it
+
+    released = sanitize(pdf)
+
+    assert UNSEEN not in words(released)
+    assert SEEN in words(released)
