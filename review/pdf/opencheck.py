@@ -105,6 +105,8 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
             ) from exc
         raise PdfRejected("malformed", "the file could not be opened as a PDF") from exc
     with doc:
+        if not doc.is_pdf:  # MuPDF opens a JPEG as an image whatever it is told
+            raise PdfRejected("not_pdf", "the file is not a PDF (it opens as an image)")
         if doc.needs_pass:
             raise PdfRejected("encrypted", "the PDF needs a password to open")
         permission_flags = bool(doc.is_encrypted or doc.metadata.get("encryption"))

@@ -127,3 +127,16 @@ def test_a_user_unit_of_one_point_is_admitted(unit):
     check = open_check(pages_with_user_units(unit), max_pages=10)
 
     assert check.page_count == 1
+
+
+def test_a_picture_handed_to_the_open_check_is_refused_as_no_pdf():
+    """A JPEG named .pdf (in PyMuPDF-Utilities): MuPDF opens it as an image whatever it
+    is told, and reading its pages as PDF objects crashed the process. Intake checks
+    the %PDF- header first; the open-check refuses it on its own too."""
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 16, 16), False)
+    pixmap.clear_with(200)
+
+    with pytest.raises(PdfRejected) as refused:
+        open_check(pixmap.tobytes("jpeg"), max_pages=10)
+
+    assert refused.value.code == "not_pdf"
