@@ -188,14 +188,17 @@ def _check(
             for rect, text in after.words
             if page_boxes.covers(rect, after.runs_down(rect)) and not _is_stamp(text, stamps)
         ]
-        # Glyphs are read only for a page where some word's box is under a box. A
-        # stamp's glyphs are no part of a word whose box reaches over them.
-        slanted = slanted_glyphs(textpage) if covered else []
-        stamped = {rect for rect, text in after.words if covered and _is_stamp(text, stamps)}
-        runs = [run for run in glyph_runs(textpage) if run not in stamped] if covered else []
-        under = sum(
-            1 for rect in covered if page_boxes.under(rect, after.runs_down(rect), slanted, runs)
-        )
+        under = 0
+        if covered:  # glyphs are read only for a page where some word lies under a box
+            slanted = slanted_glyphs(textpage)
+            # A stamp's glyphs are no part of a word whose box reaches over them.
+            stamped = {rect for rect, text in after.words if _is_stamp(text, stamps)}
+            runs = [run for run in glyph_runs(textpage) if run not in stamped]
+            under = sum(
+                1
+                for rect in covered
+                if page_boxes.under(rect, after.runs_down(rect), slanted, runs)
+            )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))
         unseen = analyse_page(
