@@ -165,7 +165,14 @@ def sanitize(pdf: bytes) -> bytes:
 
 
 def _keep_only(doc: pymupdf.Document, xref: int, keeps: tuple[str, ...]) -> None:
-    _delete_keys(doc, xref, tuple(key for key in doc.xref_get_keys(xref) if key not in keeps))
+    """Remove every key of the object but `keeps`, by the key objects themselves: a key
+    that is not UTF-8 ("/C\\366ntents", pdf-reader's gh-234.pdf) reads into Python as
+    a name MuPDF cannot be given back."""
+    obj = pymupdf.mupdf.pdf_load_object(pymupdf.mupdf.pdf_specifics(doc.this), xref)
+    for index in reversed(range(pymupdf.mupdf.pdf_dict_len(obj))):
+        key = pymupdf.mupdf.pdf_dict_get_key(obj, index)
+        if pymupdf.mupdf.pdf_to_name(key) not in keeps:
+            pymupdf.mupdf.pdf_dict_del(obj, key)
 
 
 def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> None:

@@ -38,3 +38,20 @@ def test_a_producers_own_keys_on_the_catalog_and_a_page_are_removed() -> None:
     ]
     assert b"Roe" not in output
     assert verify(pdf, output, [mark]).ok
+
+
+def test_a_page_key_whose_name_is_not_utf8_is_removed() -> None:
+    # pdf-reader's gh-234.pdf: "/C\366ntents" beside /Contents on a page; naming it back
+    # to MuPDF from Python crashed sanitize.
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((50, 100), "Reviewed by Jane Roe", fontsize=12)
+    doc.xref_set_key(page.xref, "Cxntents", "(Jane Roe)")
+    pdf = doc.tobytes(use_objstms=False).replace(b"/Cxntents", b"/C\366ntents")
+    assert "C\udcf6ntents" in pymupdf.open(stream=pdf, filetype="pdf").xref_get_keys(page.xref)
+
+    output = sanitize(pdf)
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    assert set(released.xref_get_keys(released[0].xref)) <= set(PAGE_KEEPS)
+    assert released[0].get_text().split() == ["Reviewed", "by", "Jane", "Roe"]
