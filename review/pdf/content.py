@@ -14,13 +14,13 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
+from review.pdf.image_coded import under_image_codec
 
 _DELIMS = b"()<>[]{}/%"
 # Content streams are read up to this size: a bigger one is a compression bomb.
 MAX_CONTENT_BYTES = 64 << 20
 # Filters for images only, under which a content stream holds no operators; decoding
 # a JBIG2 "content stream" took 47 s.
-_IMAGE_FILTER = re.compile(r"/(JBIG2Decode|DCTDecode|JPXDecode|CCITTFaxDecode)\b")
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
@@ -372,10 +372,11 @@ def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
     damaged (MuPDF draws nothing of it either), a compression bomb (not read whole), or
     under an image codec's filter (pdf.js's bomb_giant.pdf)."""
     try:
-        if _IMAGE_FILTER.search(doc.xref_get_key(xref, "Filter")[1]):
+        pdf = mupdf.pdf_specifics(doc.this)
+        if under_image_codec(mupdf.pdf_load_object(pdf, xref)):
             return None
         buffer, cut_short = mupdf.fz_read_best(
-            mupdf.pdf_open_stream_number(mupdf.pdf_specifics(doc.this), xref),
+            mupdf.pdf_open_stream_number(pdf, xref),
             0,
             MAX_CONTENT_BYTES,
         )

@@ -7,6 +7,8 @@ the same annotations and measure the same glyphs.
   MuPDF but listed by PyMuPDF under object number 0, which `Page.annots()` skips, and
   MuPDF's baking drops it: detection never read its text and the release lost it. Each
   becomes an object of its own.
+- A content stream under an image codec is made empty, as MuPDF reads it
+  (`image_coded.py`).
 - Font metrics no glyph needs are brought within reach (`font_metrics.py`).
 - A form field's default appearance (/DA) whose "Tf" has no size before it ("/Helv
   Tf") is given the automatic size, 0, which MuPDF draws it with: PyMuPDF could not
@@ -20,9 +22,11 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.font_metrics import fit_font_metrics
+from review.pdf.image_coded import image_coded_content_emptied
 
 
 def prepare_to_read(doc: pymupdf.Document) -> None:
+    image_coded_content_emptied(doc)
     _annotations_readable(doc)
     fit_font_metrics(doc)
 
