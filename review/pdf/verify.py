@@ -39,6 +39,10 @@ Checks (codes):
   Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
+- `text_added`: the output page shows, away from every box, words the original did not
+  show there (its annotations and fields are read with the page): content MuPDF
+  could not read in the original that a rewrite made readable. What burn-in left of a
+  word and two runs now read as one are not new;
 - `collateral_damage`: visible words of the original that touch no box are missing from
   the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
   not a witness: sanitize removes it on purpose; nor is MuPDF's "SIGN" tag in an unsigned
@@ -78,6 +82,7 @@ from review.pdf.tokens import (
 )
 from review.pdf.word_geometry import (
     Boxes,
+    appeared,
     cut_short,
     glyph_runs,
     left_of,
@@ -240,6 +245,9 @@ def _check(
             lost = missing(before, after, page_boxes)
         if lost > len(before.words) * COLLATERAL_TOLERANCE:
             failures.append(Failure("collateral_damage", page=page_no, count=lost))
+        added = appeared(before, after, page_boxes)
+        if added:
+            failures.append(Failure("text_added", page=page_no, count=added))
 
     over = sum(1 for token, allowed in allowance.items() if found[token] > allowed)
     if over:

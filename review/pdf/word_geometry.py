@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, quad, within
+from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, intersects, quad, within
 from review.pdf.words import RawWord, words_of
 
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
@@ -162,6 +162,35 @@ def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:
         and not any(text in word and contains_point(where, centre(rect)) for where, word in present)
     )
     return sum(min(count, gone[text]) for text, count in lost.items())
+
+
+def appeared(before: PageWords, after: PageWords, boxes: Boxes) -> int:
+    """How many words the output page shows away from every box that the original page
+    did not show where they are: text no reviewer saw. A word the output reads from
+    pieces of the original's words where it lies is no new text: what burn-in left of a
+    word ("(chang" of "(changes"), or two runs now read as one ("”" and "or")."""
+    shown = [(rect, _without_marks(text)) for rect, text in after.words if not boxes.touch(rect)]
+    known = [(rect, _without_marks(text)) for rect, text in before.words]
+    new = Counter(text for _, text in shown) - Counter(text for _, text in known)
+    if not new:
+        return 0
+    grid = BoxGrid.over([rect for rect, _ in known])
+    unexplained = Counter(
+        text
+        for rect, text in shown
+        if new[text] > 0 and not _pieced(text, [known[i] for i in grid.near(rect)], rect)
+    )
+    return sum(min(count, unexplained[text]) for text, count in new.items())
+
+
+def _pieced(text: str, near: Sequence[tuple[Quad, str]], rect: Quad) -> bool:
+    """Whether `text` is part of the words of `near` that meet `rect`, read in order
+    along the line (either way: the page's lines may run down it)."""
+    meeting = [(where, word) for where, word in near if intersects(where, rect)]
+    return any(
+        text in "".join(word for _, word in sorted(meeting, key=lambda pair: pair[0][axis]))
+        for axis in (0, 1)
+    )
 
 
 def _without_marks(text: str) -> str:

@@ -1,0 +1,27 @@
+"""The release gate refuses an output that shows text the original did not show: text no
+reviewer saw, whatever made it readable (content MuPDF could not read in the original,
+such as corkami's shattered PDFs, whose page content was a JPEG; a layer that hid it)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.verify import verify
+
+
+def _page(*lines: tuple[float, str]) -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    for y, text in lines:
+        page.insert_text((50, y), text, fontsize=12)
+    return doc.tobytes()
+
+
+def test_an_output_showing_a_line_the_original_did_not_is_refused() -> None:
+    original = _page((100, "Cover sheet"))
+    output = _page((100, "Cover sheet"), (140, "Jane Roe lives at 12 Elm Street"))
+
+    report = verify(original, output, [])
+
+    assert not report.ok
+    assert ("text_added", 0, 7) in {(f.code, f.page, f.count) for f in report.failures}
