@@ -264,7 +264,10 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
     array object had them baked into one page only, and the others lost the form
     fields the reviewer saw there (qpdf's form-fields-and-annotations-shared.pdf); and
     baking draws a NoView field into the page, so the release showed a value the
-    reviewer never saw (pdf.js's annotation_hidden_noview.pdf)."""
+    reviewer never saw (pdf.js's annotation_hidden_noview.pdf). Nor does MuPDF show a
+    widget without a field type and a name, its own or its parents' (pdf-run.c): a
+    signature's appearance, "Digitally signed by", on a widget with no link to its
+    field was baked in all the same (pyHanko's separate-annots-kids-indir.pdf)."""
     pdf = mupdf.pdf_specifics(doc.this)
     for number in range(doc.page_count):
         page = mupdf.pdf_lookup_page_obj(pdf, number)
@@ -278,9 +281,18 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
             annots = mupdf.pdf_copy_array(annots)
             mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, annots)
         for i in reversed(range(mupdf.pdf_array_len(annots))):
-            flags = mupdf.pdf_dict_get_int(mupdf.pdf_array_get(annots, i), mupdf.PDF_ENUM_NAME_F)
-            if flags & HIDDEN_ANNOT_FLAGS:
+            annot = mupdf.pdf_array_get(annots, i)
+            flags = mupdf.pdf_dict_get_int(annot, mupdf.PDF_ENUM_NAME_F)
+            if flags & HIDDEN_ANNOT_FLAGS or _unshown_widget(annot):
                 mupdf.pdf_array_delete(annots, i)
+
+
+def _unshown_widget(annot: mupdf.PdfObj) -> bool:
+    subtype = mupdf.pdf_dict_get(annot, mupdf.PDF_ENUM_NAME_Subtype)
+    return mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Widget) and not all(
+        mupdf.pdf_dict_get_inheritable(annot, key).m_internal
+        for key in (mupdf.PDF_ENUM_NAME_FT, mupdf.PDF_ENUM_NAME_T)
+    )
 
 
 def _appearances_drawn(doc: pymupdf.Document) -> None:

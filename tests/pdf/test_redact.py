@@ -351,3 +351,37 @@ def test_a_form_field_no_viewer_shows_is_hidden_content_and_left_out_of_the_rele
     assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == ["Jane", "Roe"]
     assert b"Flagged" not in output
     assert verify(pdf, output, []).ok
+
+
+def test_a_widget_mupdf_does_not_draw_is_left_out_of_the_release() -> None:
+    """MuPDF draws a widget only with a field type and a name, its own or its parents'.
+    A signature's widget with no link to its field (pyHanko's
+    separate-annots-kids-indir.pdf) was not on the preview, but baking drew its
+    appearance, "Digitally signed by", into the release."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((50, 40), "Signed copy", fontsize=12)
+    widget = pymupdf.Widget()
+    widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    widget.field_name = "signer"
+    widget.field_value = "Digitally signed by Jane Roe"
+    widget.rect = pymupdf.Rect(50, 100, 280, 120)
+    page.add_widget(widget)
+    xref = page.annot_xrefs()[0][0]
+    pdf = doc.tobytes()
+    shown = pymupdf.open(stream=pdf, filetype="pdf")
+    assert shown[0].get_text().split() == [
+        "Signed",
+        "copy",
+        *"Digitally signed by Jane Roe".split(),
+    ]
+    for key in ("FT", "T"):
+        # Its field is elsewhere, unlinked: MuPDF no longer draws it.
+        shown.xref_set_key(xref, key, "null")
+    pdf = shown.tobytes()
+    assert pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split() == ["Signed", "copy"]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == ["Signed", "copy"]
+    assert verify(pdf, output, []).ok
