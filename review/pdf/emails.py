@@ -1,5 +1,7 @@
 """E-mail addresses in page text (Django-free): as written, wrapped where typesetters
-break them, and written out against harvesters ("jane.doe [at] example [dot] com").
+break them, written out against harvesters ("jane.doe [at] example [dot] com"), and
+several local parts in braces before one domain ("{gal,brendan}@mozilla.com", as
+papers list their authors).
 Spans only, with confidence, detector and the address as it would be typed (lower
 case): `patterns` makes them hits.
 """
@@ -14,15 +16,17 @@ def find_emails(text: str) -> Iterator[tuple[int, int, float, str, str]]:
     """(start, end, confidence, detector, address) of each e-mail address."""
     yield from _plain(text)
     yield from _written_out(text)
+    yield from _grouped(text)
 
 
 # A line break may follow ". _ % + -" in the local part, sit next to "@", follow a
-# "." or "-" in the domain: the places where typesetters break an address.
-_EMAIL = re.compile(
-    r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?"
-    # A line break after a dot continues the domain only into a lower-case label: "gov."
-    # at a line end followed by "Please" ends the address.
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.(?:\n(?=[a-z0-9]))?)+[A-Za-z]{2,24}(?![\w-])"
+# "." or "-" in the domain: the places where typesetters break an address. A line break
+# after a dot continues the domain only into a lower-case label: "gov." at a line end
+# followed by "Please" ends the address.
+_DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]|(?<=-)\n)*\.(?:\n(?=[a-z0-9]))?)+[A-Za-z]{2,24}(?![\w-])"
+_EMAIL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]|(?<=[._%+-])\n)*\n?@\n?" + _DOMAIN)
+_GROUPED_EMAIL = re.compile(
+    r"\{\s*[A-Za-z0-9][\w.%+-]*(?:\s*[,;|]\s*[A-Za-z0-9][\w.%+-]*)*\s*\}\s*@\n?" + _DOMAIN
 )
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 
@@ -73,3 +77,10 @@ def _written_out(text: str) -> Iterator[tuple[int, int, float, str, str]]:
             _WRITTEN_DOT, ".", re.sub(_WRITTEN_AT, "@", m[0], count=1, flags=re.I), flags=re.I
         )
         yield m.start(), m.end(), 0.85, "regex.email_written_out", address.lower()
+
+
+def _grouped(text: str) -> Iterator[tuple[int, int, float, str, str]]:
+    if "}" not in text:
+        return  # most pages
+    for m in _GROUPED_EMAIL.finditer(text):
+        yield m.start(), m.end(), 0.9, "regex.email_group", "".join(m[0].split()).lower()

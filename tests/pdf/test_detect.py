@@ -165,6 +165,9 @@ def test_glued_ssn_box_covers_the_number_not_the_label() -> None:
         "jane.doe [at] example [dot] com",
         "jane.doe(at)example.org",
         "jane dot doe at example dot org",
+        # several local parts before one domain, as papers list their authors
+        "{gal,brendan,shaver}@mozilla.com",
+        "{mohammad.r.haghighat}@intel.com",
     ],
 )
 def test_email_is_marked(value: str) -> None:
