@@ -25,3 +25,20 @@ def test_an_output_showing_a_line_the_original_did_not_is_refused() -> None:
 
     assert not report.ok
     assert ("text_added", 0, 7) in {(f.code, f.page, f.count) for f in report.failures}
+
+
+def test_a_word_with_letters_taken_from_between_is_not_new() -> None:
+    # What sanitize leaves once it cut a hidden glyph from inside a word (PyMuPDF's
+    # test_3780.pdf: "tÞ~" of "tð" and "Þ~"): its letters are the original's,
+    # in order. (The whole word is missing too: that is collateral damage's business.)
+    original = _page((100, "Cover sheet"), (140, "Reference"))
+    output = _page((100, "Cover sheet"), (140, "Refrence"))
+
+    assert "text_added" not in verify(original, output, []).codes()
+
+
+def test_other_letters_where_a_word_was_are_new() -> None:
+    original = _page((100, "Cover sheet"), (140, "Reference"))
+    output = _page((100, "Cover sheet"), (140, "Rene Doe"))
+
+    assert "text_added" in verify(original, output, []).codes()
