@@ -61,6 +61,8 @@ _RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+# Fields that show one of their stored appearances, by the state /AS names.
+_STATES = (pymupdf.PDF_WIDGET_TYPE_CHECKBOX, pymupdf.PDF_WIDGET_TYPE_RADIOBUTTON)
 # Points a box must reach past the page's edges to hold the whole page.
 _CLEAR = 0.05
 
@@ -154,8 +156,11 @@ def _burn_in_prepare(
                 # form-errors.pdf) cannot be drawn again: its stored appearance is
                 # what viewers show, and the gate compares what the output shows. So for
                 # a combo box offering an option with no export value, for which PyMuPDF
-                # fails an assertion (poppler's checkbox_issue_159.pdf).
-                if widget.rect.is_empty or not widget.field_name:
+                # fails an assertion (poppler's checkbox_issue_159.pdf). A check box or
+                # radio button shows the appearance its /AS names, which MuPDF draws as
+                # it is: drawn again from its value, one whose /V said "Yes" and /AS
+                # "Off" was checked in the release (PyMuPDF's widgettest.pdf).
+                if widget.rect.is_empty or not widget.field_name or widget.field_type in _STATES:
                     continue
                 try:
                     widget.update()

@@ -278,6 +278,28 @@ def test_a_form_asking_for_fresh_appearances_is_burned_as_the_reviewer_saw_it() 
     assert burned[0].get_text().split() == ["Bob", "Sample"]
 
 
+def test_a_check_box_under_fresh_appearances_shows_the_state_the_reviewer_saw() -> None:
+    """A check box shows the appearance its /AS names: MuPDF drew PyMuPDF's
+    widgettest.pdf box (/V /Yes, /AS /Off) unchecked, and drawing it again from its
+    value checked it in the release."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Consent given", fontsize=11)
+    box = pymupdf.Widget()
+    box.field_type, box.field_name = pymupdf.PDF_WIDGET_TYPE_CHECKBOX, "consent"
+    box.rect, box.field_value = pymupdf.Rect(72, 72, 90, 90), True
+    page.add_widget(box)
+    doc.xref_set_key(next(page.widgets()).xref, "AS", "/Off")
+    doc.need_appearances(True)
+    pdf = doc.tobytes()
+    assert pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split() == ["Consent", "given"]
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == ["Consent", "given"]
+    assert verify(pdf, output, []).ok
+
+
 def test_mark_on_a_missing_page_is_rejected() -> None:
     case = leak_corpus.page_text()
     mark = RedactionMark(page=3, box=Box(0.1, 0.1, 0.2, 0.2), legal_reason="(b)(6)")
