@@ -276,9 +276,10 @@ def _entity_patterns(
             whole = rf"(?:{whole}|{_written(e.tokens[0].upper())})"
         forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
         if e.category != PERSON and len(e.tokens) == 1 and e.tokens[0].lower() != e.tokens[0]:
-            # In lower case in a web address: "apple.com/itunes/starbucks".
+            # In lower case in a web address: "apple.com/itunes/starbucks", a page's
+            # name too ("hpc/slingshot-interconnect.html").
             low = _written(e.tokens[0].lower())
-            forms.append(rf"(?<=[/.@])({low}){_END}|{_START}({low})(?=\.[a-z]{{2,}})")
+            forms.append(rf"(?<=[/.@])({low})(?![^\W\d])|{_START}({low})(?=\.[a-z]{{2,}})")
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
             with_particles = _particle_surname(e)
