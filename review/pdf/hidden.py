@@ -15,7 +15,7 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `tiny`: text under 1 pt;
 - `clipped`: text cut away by a clipping path;
 - `hidden_layer`: text or images in an optional-content group that is off;
-- `hidden_annotation`: an annotation that is hidden, or has contents but no appearance.
+- `hidden_annotation`: an annotation not drawn (`on_screen.py`), or with contents only.
 
 A glyph the page also draws where it is seen (the same character at the same origin,
 within a point) hides nothing, whatever covers or clips its other copy: fake bold, and
@@ -43,6 +43,7 @@ import pymupdf
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.layers import layers_on
+from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
 from review.pdf.prepare import prepare_to_read
@@ -69,7 +70,6 @@ KINDS = (
 
 # Channel difference (0-1) under which text and its background are the same colour.
 SAME_COLOUR_DELTA = 0.03
-HIDDEN_ANNOT_FLAGS = pymupdf.PDF_ANNOT_IS_HIDDEN | pymupdf.PDF_ANNOT_IS_NO_VIEW
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 
@@ -410,16 +410,16 @@ def _hidden_annotations(page: pymupdf.Page) -> Iterator[HiddenContent]:
         no_appearance = page.parent.xref_get_key(annot.xref, "AP")[0] == "null"
         if annot.flags & HIDDEN_ANNOT_FLAGS or (no_appearance and text.strip()):
             yield HiddenContent(page.number, HIDDEN_ANNOTATION, quad(annot.rect), text)
-    # A form field no viewer shows on screen (pdf.js's annotation_hidden_noview.pdf).
-    # PyMuPDF lists a page's fields apart, and not at all when their tree runs in a
-    # cycle; detection then reads the values off the fields' own dictionaries.
+    # A form field MuPDF does not show on screen (`on_screen.py`). PyMuPDF lists a page's
+    # fields apart, and not at all when their tree runs in a cycle; detection then reads
+    # the values off the fields' own dictionaries.
     try:
         widgets = list(page.widgets())
     except MUPDF_ERRORS:
         widgets = []
+    pdf = pymupdf.mupdf.pdf_specifics(page.parent.this)
     for widget in widgets:
-        kind, flags = page.parent.xref_get_key(widget.xref, "F")
-        if kind == "int" and int(flags) & HIDDEN_ANNOT_FLAGS:
+        if not drawn_on_screen(pymupdf.mupdf.pdf_load_object(pdf, widget.xref)):
             text = str(widget.field_value or "")
             yield HiddenContent(page.number, HIDDEN_ANNOTATION, quad(widget.rect), text)
 

@@ -38,8 +38,8 @@ from review.pdf.geometry import (
 from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.glyph_outlines import KeptOutline, outlines_beside
-from review.pdf.hidden import HIDDEN_ANNOT_FLAGS
 from review.pdf.inline_images import inline_colour_spaces_named
+from review.pdf.on_screen import drawn_on_screen
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import default_spaces_named, gs_fonts_named, name_every_resource
@@ -264,15 +264,11 @@ def _drawings(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect]]:
 
 
 def _own_annotation_lists(doc: pymupdf.Document) -> None:
-    """Give each page its own /Annots array, without the annotations no viewer shows on
-    screen (flagged Hidden or NoView). Pages listing their annotations in one shared
-    array object had them baked into one page only, and the others lost the form
-    fields the reviewer saw there (qpdf's form-fields-and-annotations-shared.pdf); and
-    baking draws a NoView field into the page, so the release showed a value the
-    reviewer never saw (pdf.js's annotation_hidden_noview.pdf). Nor does MuPDF show a
-    widget without a field type and a name, its own or its parents' (pdf-run.c): a
-    signature's appearance, "Digitally signed by", on a widget with no link to its
-    field was baked in all the same (pyHanko's separate-annots-kids-indir.pdf)."""
+    """Give each page its own /Annots array, without the annotations MuPDF does not draw
+    on screen (`on_screen.py`): baking would draw them into the release. Pages listing
+    their annotations in one shared array object had them baked into one page only, and
+    the others lost the form fields the reviewer saw there (qpdf's
+    form-fields-and-annotations-shared.pdf)."""
     pdf = mupdf.pdf_specifics(doc.this)
     for number in range(doc.page_count):
         page = mupdf.pdf_lookup_page_obj(pdf, number)
@@ -286,18 +282,8 @@ def _own_annotation_lists(doc: pymupdf.Document) -> None:
             annots = mupdf.pdf_copy_array(annots)
             mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, annots)
         for i in reversed(range(mupdf.pdf_array_len(annots))):
-            annot = mupdf.pdf_array_get(annots, i)
-            flags = mupdf.pdf_dict_get_int(annot, mupdf.PDF_ENUM_NAME_F)
-            if flags & HIDDEN_ANNOT_FLAGS or _unshown_widget(annot):
+            if not drawn_on_screen(mupdf.pdf_array_get(annots, i)):
                 mupdf.pdf_array_delete(annots, i)
-
-
-def _unshown_widget(annot: mupdf.PdfObj) -> bool:
-    subtype = mupdf.pdf_dict_get(annot, mupdf.PDF_ENUM_NAME_Subtype)
-    return mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Widget) and not all(
-        mupdf.pdf_dict_get_inheritable(annot, key).m_internal
-        for key in (mupdf.PDF_ENUM_NAME_FT, mupdf.PDF_ENUM_NAME_T)
-    )
 
 
 def _appearances_drawn(doc: pymupdf.Document) -> None:

@@ -379,7 +379,7 @@ def test_a_widget_mupdf_does_not_draw_is_left_out_of_the_release() -> None:
     """MuPDF draws a widget only with a field type and a name, its own or its parents'.
     A signature's widget with no link to its field (pyHanko's
     separate-annots-kids-indir.pdf) was not on the preview, but baking drew its
-    appearance, "Digitally signed by", into the release."""
+    appearance, "Digitally signed by", into the release. It is hidden content."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     page.insert_text((50, 40), "Signed copy", fontsize=12)
@@ -402,6 +402,7 @@ def test_a_widget_mupdf_does_not_draw_is_left_out_of_the_release() -> None:
         shown.xref_set_key(xref, key, "null")
     pdf = shown.tobytes()
     assert pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split() == ["Signed", "copy"]
+    assert [f.kind for f in find_hidden(pdf)] == [HIDDEN_ANNOTATION]
 
     output = sanitize(burn_in(pdf, []))
 
