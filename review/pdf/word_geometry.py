@@ -185,14 +185,17 @@ def appeared(before: PageWords, after: PageWords, boxes: Boxes) -> int:
 
 def _pieced(text: str, near: Sequence[tuple[Quad, str]], rect: Quad) -> bool:
     """Whether `text` is made of the letters of the words of `near` that meet `rect`, in
-    their order along the line (either way: the page's lines may run down it), some
-    left out: glyphs a box or sanitize took from between them ("tÞ~" of "tð" and
-    "Þ~" once a hidden "ð" went, PyMuPDF's test_3780.pdf)."""
+    their order along the line, some left out: glyphs a box or sanitize took from between
+    them ("tÞ~" of "tð" and "Þ~" once a hidden "ð" went, PyMuPDF's test_3780.pdf). A
+    line may run across the page or down it, either way (letters set one by one along a
+    curve, right to left: "Th" of "h" and "T", PoC||GTFO 3:4)."""
     meeting = [(where, word) for where, word in near if intersects(where, rect)]
     for axis in (0, 1):
-        letters = iter("".join(word for _, word in sorted(meeting, key=lambda pair: pair[0][axis])))
-        if all(char in letters for char in text):  # a subsequence: `in` consumes
-            return True
+        ordered = sorted(meeting, key=lambda pair: pair[0][axis])
+        for words in (ordered, ordered[::-1]):
+            letters = iter("".join(word for _, word in words))
+            if all(char in letters for char in text):  # a subsequence: `in` consumes
+                return True
     return False
 
 

@@ -42,3 +42,29 @@ def test_other_letters_where_a_word_was_are_new() -> None:
     output = _page((100, "Cover sheet"), (140, "Rene Doe"))
 
     assert "text_added" in verify(original, output, []).codes()
+
+
+def _right_to_left(text: bytes) -> bytes:
+    """A page with `text` set right to left and up the page, as letters set one by one
+    along a curve can run (PoC||GTFO 3:4)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /F1 {font} >> >>")
+    stream = doc.get_new_xref()
+    doc.update_object(stream, "<< >>")
+    doc.update_stream(
+        stream, b"BT /F1 12 Tf -0.7071 0.7071 -0.7071 -0.7071 200 100 Tm (%s) Tj ET" % text
+    )
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    return doc.tobytes()
+
+
+def test_a_word_on_a_line_running_right_to_left_is_read_in_its_order() -> None:
+    original, output = _right_to_left(b"Ref erence"), _right_to_left(b"Refrence")
+    assert [w[4] for w in pymupdf.open(stream=original, filetype="pdf")[0].get_text("words")] == [
+        "Ref",
+        "erence",
+    ]
+
+    assert "text_added" not in verify(original, output, []).codes()
