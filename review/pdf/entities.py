@@ -29,14 +29,15 @@ from review.pdf.patterns import (
 
 _POSSESSIVE = r"(?:['’]s)?"
 _POSSESSIVE_END = re.compile(r"['’]s?$")
-# Where a written form ends: not inside a word, nor in an e-mail address's local part
-# ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own). Digits may
-# follow: an author's affiliation marks run on ("Bastien1,2*" in a paper's byline, which
-# the gate found unredacted beside the redacted "Bastien R" of its citation).
+# Where a written form starts and ends: not inside a word, nor in an e-mail address's
+# local part ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own).
+# Digits may run on: an author's affiliation marks after ("Bastien1,2*" in a paper's
+# byline, which the gate found unredacted beside the redacted "Bastien R" of its
+# citation), a footnote's number before ("24Manchester's", PoC||GTFO 13:7).
 # Hyphens and dashes a name's parts are joined with, as fonts' maps write them: "Quan" is
 # no word of its own in "Quan‑Yang Duh" (U+2011).
 _HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d-"  # "-" last: no range
-_START = rf"(?<![\w{_HYPHENS}])"
+_START = rf"(?<![^\W\d]|[{_HYPHENS}])"
 _END = rf"(?![^\W\d]|[{_HYPHENS}]|\d*@)"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
 _PARTICLE = re.compile(PARTICLE)

@@ -101,6 +101,22 @@ def test_an_organisation_of_one_word_is_proposed_in_lower_case_in_web_addresses_
     assert len({m.group for m in result.marks if m.category == "organization"}) == 1
 
 
+def test_a_name_after_a_footnote_number_is_proposed() -> None:
+    # A footnote's text starts glued to its number (PoC||GTFO 13:7: "24Manchester's
+    # effective bit rate"): left visible, the gate found the redacted name there.
+    pdf = simple_pdf(
+        [
+            "The line code used in Manchester is older.",
+            "24Manchester’s effective bit rate is half the baud rate.",
+        ]
+    )
+
+    result = detect(pdf, full(known_entities=(("location", "Manchester"),)))
+
+    (places,) = texts_by_group(pdf, result, "location").values()
+    assert places == ["Manchester", "Manchester"]
+
+
 def test_an_initial_that_two_people_share_is_grouped_with_neither() -> None:
     pdf = simple_pdf(
         [
