@@ -19,8 +19,6 @@ from review.pdf.image_coded import under_image_codec
 _DELIMS = b"()<>[]{}/%"
 # Content streams are read up to this size: a bigger one is a compression bomb.
 MAX_CONTENT_BYTES = 64 << 20
-# Filters for images only, under which a content stream holds no operators; decoding
-# a JBIG2 "content stream" took 47 s.
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
@@ -370,7 +368,8 @@ def _matrix_set_twice(data: bytes) -> bool:
 def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
     """The decoded content stream `xref`, or None where it holds no operators to read:
     damaged (MuPDF draws nothing of it either), a compression bomb (not read whole), or
-    under an image codec's filter (pdf.js's bomb_giant.pdf)."""
+    under an image codec's filter, as MuPDF reads it (`image_coded.py`; decoding a JBIG2
+    "content stream", pdf.js's bomb_giant.pdf, took 47 s)."""
     try:
         pdf = mupdf.pdf_specifics(doc.this)
         if under_image_codec(mupdf.pdf_load_object(pdf, xref)):
