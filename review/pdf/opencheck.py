@@ -170,7 +170,14 @@ def _user_unit(doc: pymupdf.Document) -> tuple[int, float] | None:
             continue  # a broken page tree: detection's page check names the page
         if not xref:
             continue
-        kind, value = doc.xref_get_key(xref, "UserUnit")
+        try:
+            kind, value = doc.xref_get_key(xref, "UserUnit")
+        except (RuntimeError, ValueError, mupdf.FzErrorBase) as exc:
+            # MuPDF shows such a page empty, whatever it holds ("/M<diaBox" in PdfPig's
+            # FailedToParseContentForPage32.pdf), and burn-in could not edit it.
+            raise PdfRejected(
+                "malformed", f"page {number + 1} is damaged and cannot be read"
+            ) from exc
         if kind in ("int", "float") and float(value) != 1:
             return number, float(value)
     return None

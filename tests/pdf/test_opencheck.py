@@ -140,3 +140,21 @@ def test_a_picture_handed_to_the_open_check_is_refused_as_no_pdf():
         open_check(pixmap.tobytes("jpeg"), max_pages=10)
 
     assert refused.value.code == "not_pdf"
+
+
+def test_a_page_whose_object_cannot_be_parsed_is_refused_naming_the_page():
+    """PdfPig's FailedToParseContentForPage32.pdf writes "/M<diaBox" in two page
+    objects: MuPDF shows those pages empty, whatever they hold, and reading them
+    crashed the intake request."""
+    doc = letter("Page one")
+    doc.new_page().insert_text((72, 72), "Page two")
+    doc.xref_set_key(doc[1].xref, "PieceInfo", "0")
+    written = doc.tobytes(use_objstms=False)
+    damaged = written.replace(b"/PieceInfo 0", b"/P<eceInfo 0")
+    assert damaged != written
+
+    with pytest.raises(PdfRejected) as refused:
+        open_check(damaged, max_pages=10)
+
+    assert refused.value.code == "malformed"
+    assert refused.value.message == "page 2 is damaged and cannot be read"
