@@ -393,7 +393,7 @@ def _fill_and_stamp(
     # `Page.transformation_matrix`, which leaves the crop box's origin out on a turned
     # page, and put them beside the box there (a scan with /Rotate 90 and its crop box
     # off the origin), leaving the box's place white. A shape's rectangles go through
-    # the same matrix: each is moved by what the matrix misses. (Its text does not.)
+    # the same matrix: each is moved by what the matrix misses.
     shift = ~pdf_to_page(page) * page.transformation_matrix
     shape = page.new_shape()
     for outline in kept:
@@ -404,8 +404,14 @@ def _fill_and_stamp(
     for rect in rects:  # each a path of its own: a plain rectangle fill to `hidden`
         shape.draw_rect(rect * shift)
         shape.finish(color=None, fill=BLACK, width=0)
+    # A shape's text goes from the crop box's corner over the media box's height, which
+    # is the page's space only where the crop box lies within the media box: a crop box
+    # reaching past it put every stamp 18 points up and left, off its box (PdfPig's
+    # MOZILLA-7375-0.pdf). Each stamp's rectangle is moved by what that misses.
+    text_space = pymupdf.Matrix(1, 0, 0, -1, shape.x, shape.height - shape.y)
+    text_shift = ~pdf_to_page(page) * ~text_space
     for box, (rect, reasons) in stamps_by_box(marks, rects).items():
-        stamp(page, shape, rect, box, " ".join(reasons))
+        stamp(page, shape, rect * text_shift, box, " ".join(reasons))
     shape.commit()
 
 

@@ -170,6 +170,31 @@ def test_marks_on_one_box_share_one_stamp_naming_each_reason_once() -> None:
     assert page.get_text(clip=page_rect(page, box)).split() == ["(b)(6)", "(b)(7)(C)"]
 
 
+def test_the_stamp_lies_on_its_box_where_the_crop_box_reaches_past_the_media_box() -> None:
+    """PdfPig's MOZILLA-7375-0.pdf: /MediaBox [18 18 612 792] and /CropBox [0 0 630 810].
+    A shape's text is placed from the crop box's corner, and every stamp came out 18
+    points up and left of its box, on the page beside it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((100, 200), "Requester Jane Roe of Springfield", fontsize=12)
+    doc.xref_set_key(page.xref, "MediaBox", "[18 18 612 792]")
+    doc.xref_set_key(page.xref, "CropBox", "[0 0 630 810]")
+    pdf = doc.tobytes()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    name = page.search_for("Jane Roe")[0]
+    mark = RedactionMark(page=0, box=normalize(page, name), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    (stamp,) = [
+        w
+        for w in pymupdf.open(stream=output, filetype="pdf")[0].get_text("words")
+        if w[4] == "(b)(6)"
+    ]
+    assert name.contains((pymupdf.Rect(stamp[:4]).tl + pymupdf.Rect(stamp[:4]).br) / 2)
+    assert verify(pdf, output, [mark]).ok
+
+
 def test_box_too_small_for_the_stamp_is_filled_without_text() -> None:
     case = leak_corpus.page_text()
     tiny = RedactionMark(page=0, box=Box(0.5, 0.5, 0.505, 0.503), legal_reason="(b)(6)")
