@@ -37,6 +37,10 @@ def _image_coded_stream(doc: pymupdf.Document, dictionary: str) -> int:
 
 
 FONTS = "<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>"
+IMAGE = (
+    "<< /Type /XObject /Subtype /Image /Width 64 /Height 1 /ColorSpace /DeviceGray"
+    " /BitsPerComponent 8 >>"
+)
 
 
 def _page_with_cover(doc: pymupdf.Document) -> pymupdf.Page:
@@ -52,11 +56,7 @@ def _page_with_cover(doc: pymupdf.Document) -> pymupdf.Page:
 def _as_page_contents() -> bytes:
     doc = pymupdf.open()
     page = _page_with_cover(doc)
-    jpeg = _image_coded_stream(
-        doc,
-        "<< /Type /XObject /Subtype /Image /Width 64 /Height 1 /ColorSpace /DeviceGray"
-        " /BitsPerComponent 8 >>",
-    )
+    jpeg = _image_coded_stream(doc, IMAGE)
     cover = page.get_contents()[0]
     doc.xref_set_key(page.xref, "Contents", f"[{cover} 0 R {jpeg} 0 R]")
     return doc.tobytes()
@@ -105,11 +105,7 @@ def test_an_image_under_the_same_codec_is_still_drawn() -> None:
     # image stays, only the page's reading of it as content is emptied.
     doc = pymupdf.open()
     page = _page_with_cover(doc)
-    jpeg = _image_coded_stream(
-        doc,
-        "<< /Type /XObject /Subtype /Image /Width 64 /Height 1 /ColorSpace /DeviceGray"
-        " /BitsPerComponent 8 >>",
-    )
+    jpeg = _image_coded_stream(doc, IMAGE)
     doc.xref_set_key(page.xref, "Resources", f"<< /Font {FONTS} /XObject << /Im {jpeg} 0 R >> >>")
     cover = page.get_contents()[0]
     doc.update_stream(cover, doc.xref_stream(cover) + b"\nq 320 0 0 20 40 200 cm /Im Do Q\n")
