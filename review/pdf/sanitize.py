@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pymupdf
@@ -147,44 +147,35 @@ def sanitize(pdf: bytes) -> bytes:
                 hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
-            _keep_only(doc, page.xref, PAGE_KEEPS)
+            _delete_keys(doc, page.xref, lambda key: key not in PAGE_KEEPS)
         if hidden_image_boxes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
         _drop_property_lists(doc)
         _blank_hidden_xobjects(doc, off_groups)
         _unnamed_layers(doc)
-        _keep_only(doc, doc.pdf_catalog(), CATALOG_KEEPS)
+        _delete_keys(doc, doc.pdf_catalog(), lambda key: key not in CATALOG_KEEPS)
         _drop_object_metadata(doc)
         forget_unshown_words(doc)
         doc.set_metadata({})
-        _delete_keys(doc, -1, ("Info",))  # -1 is the trailer
+        _delete_keys(doc, -1, lambda key: key == "Info")
         return save(doc, explicit)
     finally:
         doc.close()
 
 
-def _keep_only(doc: pymupdf.Document, xref: int, keeps: tuple[str, ...]) -> None:
-    """Remove every key of the object but `keeps`, by the key objects themselves: a key
-    that is not UTF-8 ("/C\\366ntents", pdf-reader's gh-234.pdf) reads into Python as
-    a name MuPDF cannot be given back."""
-    obj = pymupdf.mupdf.pdf_load_object(pymupdf.mupdf.pdf_specifics(doc.this), xref)
-    for index in reversed(range(pymupdf.mupdf.pdf_dict_len(obj))):
-        key = pymupdf.mupdf.pdf_dict_get_key(obj, index)
-        if pymupdf.mupdf.pdf_to_name(key) not in keeps:
-            pymupdf.mupdf.pdf_dict_del(obj, key)
-
-
-def _delete_keys(doc: pymupdf.Document, xref: int, keys: tuple[str, ...]) -> None:
-    """Remove dictionary keys outright.
-
-    `xref_set_key(..., "null")` writes a literal `/Key null`, which is equivalent for a
-    PDF reader but trips pyHanko when it later appends a signature widget to /Annots.
-    """
+def _delete_keys(doc: pymupdf.Document, xref: int, drop: Callable[[str], bool]) -> None:
+    """Remove the keys `drop` names outright (-1 is the trailer), by the key objects
+    themselves. `xref_set_key(..., "null")` writes a literal `/Key null`, which trips
+    pyHanko when it later appends a signature widget to /Annots; and a key that is not
+    UTF-8 ("/C\\366ntents", pdf-reader's gh-234.pdf) reads into Python as a name MuPDF
+    cannot be given back."""
     pdf = pymupdf.mupdf.pdf_specifics(doc.this)
     obj = pymupdf.mupdf.pdf_trailer(pdf) if xref == -1 else pymupdf.mupdf.pdf_load_object(pdf, xref)
-    for key in keys:
-        pymupdf.mupdf.pdf_dict_dels(obj, key)
+    for index in reversed(range(pymupdf.mupdf.pdf_dict_len(obj))):
+        key = pymupdf.mupdf.pdf_dict_get_key(obj, index)
+        if drop(pymupdf.mupdf.pdf_to_name(key)):
+            pymupdf.mupdf.pdf_dict_del(obj, key)
 
 
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
