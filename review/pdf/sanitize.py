@@ -12,12 +12,11 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
 - the /Names tree (embedded files, document JavaScript), /OpenAction and every /AA
   additional-actions entry, so no script or action survives;
 - the outline (bookmark titles carry text), article threads, page thumbnails,
-  /PieceInfo and any other private key of the catalog or a page (application data: the
-  catalog and the pages keep only what draws and shows the pages, `CATALOG_KEEPS`,
-  `PAGE_KEEPS`), the structure tree (/ActualText and /Alt
-  strings can repeat page text), and every marked-content property list but optional
-  content's, in the stream or named (/ActualText, a placed page's author and title:
-  `marked_content.py`);
+  /PieceInfo and any other private key of the catalog, a page or an XObject
+  (application data: they keep only what draws and shows the pages, `keeps.py`), the
+  structure tree (/ActualText and /Alt strings can repeat page text), and every
+  marked-content property list but optional content's, in the stream or named
+  (/ActualText, a placed page's author and title: `marked_content.py`);
 - invisible text: render mode 3, OCR "GlyphLessFont" layers, text in an optional-content
   group that is OFF. All of it is dropped, not only what lies under a mark: the reviewer
   approved what the page shows, and text nobody can see was never reviewed. The cost is
@@ -48,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pymupdf
@@ -59,6 +58,14 @@ from review.pdf.glyph_cut import drop_glyphs, drop_images, ranked, ranked_images
 from review.pdf.glyph_keys import redaction_boxes
 from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
 from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
+from review.pdf.keeps import (
+    CATALOG_KEEPS,
+    OBJECT_KEYS,
+    PAGE_KEEPS,
+    XOBJECT_KEEPS,
+    delete_keys,
+    keep_only,
+)
 from review.pdf.layers import layers_off
 from review.pdf.marked_content import (
     empty_property_lists,
@@ -71,49 +78,6 @@ from review.pdf.render import MUPDF_ERRORS
 from review.pdf.resources import opacities_clamped
 from review.pdf.unicode_maps import forget_unshown_words
 
-# What a catalog and a page keep: what draws the pages and how a viewer shows them. Any
-# other key goes, the ones this module names (the /Names tree, /OpenAction, /AA, the
-# outline, the AcroForm, /OCProperties, /Metadata, /PieceInfo, the structure tree,
-# /Annots, /Thumb) and any a producer made up: Quite Imposing keeps its command history
-# as an embedded file under its own catalog key (/QITE_DocInfo, grobid's test files).
-CATALOG_KEEPS = (
-    "Type",
-    "Pages",
-    "Version",
-    "Extensions",
-    "PageLabels",
-    "PageLayout",
-    "PageMode",
-    "ViewerPreferences",
-    "OutputIntents",  # the colours the pages are drawn for
-    "Lang",
-)
-PAGE_KEEPS = (
-    "Type",
-    "Parent",
-    "Resources",
-    "Contents",
-    "MediaBox",
-    "CropBox",
-    "BleedBox",
-    "TrimBox",
-    "ArtBox",
-    "Rotate",
-    "UserUnit",
-    "Group",  # the page's transparency group: how it blends
-    "OutputIntents",
-)
-# Keys that carry a document's own data on any object: XMP metadata, associated files,
-# private application data (a form's /PieceInfo), and what pdfTeX records of an included
-# PDF figure: its file's path and its whole document info (author, title).
-OBJECT_KEYS = (
-    "Metadata",
-    "AF",
-    "PieceInfo",
-    "PTEX.FileName",
-    "PTEX.InfoDict",
-    "PTEX.PageNumber",
-)
 # Points of width and height a hidden glyph's box is given at least (`_with_area`).
 _FLAT_PT = 0.1
 _OBJECT_KEY_NAMES = tuple(mupdf.pdf_new_name(key) for key in OBJECT_KEYS)
@@ -130,6 +94,7 @@ _FORM = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Form)
 
 def sanitize(pdf: bytes) -> bytes:
     doc = open_pdf(pdf)
+    objects = mupdf.pdf_specifics(doc.this)
     try:
         explicit = ready_for_the_filter(doc)  # before any redaction or cleaning save
         off_groups = layers_off(doc)
@@ -147,35 +112,23 @@ def sanitize(pdf: bytes) -> bytes:
                 hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
-            _delete_keys(doc, page.xref, lambda key: key not in PAGE_KEEPS)
+            keep_only(mupdf.pdf_load_object(objects, page.xref), PAGE_KEEPS)
         if hidden_image_boxes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
         _drop_property_lists(doc)
         _blank_hidden_xobjects(doc, off_groups)
         _unnamed_layers(doc)
-        _delete_keys(doc, doc.pdf_catalog(), lambda key: key not in CATALOG_KEEPS)
+        trailer = mupdf.pdf_trailer(objects)
+        catalog = mupdf.pdf_dict_get(trailer, mupdf.PDF_ENUM_NAME_Root)
+        keep_only(catalog, CATALOG_KEEPS)
         _drop_object_metadata(doc)
         forget_unshown_words(doc)
         doc.set_metadata({})
-        _delete_keys(doc, -1, lambda key: key == "Info")
+        delete_keys(trailer, lambda key: key == "Info")
         return save(doc, explicit)
     finally:
         doc.close()
-
-
-def _delete_keys(doc: pymupdf.Document, xref: int, drop: Callable[[str], bool]) -> None:
-    """Remove the keys `drop` names outright (-1 is the trailer), by the key objects
-    themselves. `xref_set_key(..., "null")` writes a literal `/Key null`, which trips
-    pyHanko when it later appends a signature widget to /Annots; and a key that is not
-    UTF-8 ("/C\\366ntents", pdf-reader's gh-234.pdf) reads into Python as a name MuPDF
-    cannot be given back."""
-    pdf = pymupdf.mupdf.pdf_specifics(doc.this)
-    obj = pymupdf.mupdf.pdf_trailer(pdf) if xref == -1 else pymupdf.mupdf.pdf_load_object(pdf, xref)
-    for index in reversed(range(pymupdf.mupdf.pdf_dict_len(obj))):
-        key = pymupdf.mupdf.pdf_dict_get_key(obj, index)
-        if drop(pymupdf.mupdf.pdf_to_name(key)):
-            pymupdf.mupdf.pdf_dict_del(obj, key)
 
 
 def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
@@ -444,5 +397,8 @@ def _drop_object_metadata(doc: pymupdf.Document) -> None:
         for key in _OBJECT_KEY_NAMES:
             if has(obj, key):
                 mupdf.pdf_dict_del(obj, key)
+        keeps = XOBJECT_KEEPS.get(mupdf.pdf_to_name(mupdf.pdf_dict_get(obj, _SUBTYPE)))
+        if keeps and mupdf.pdf_obj_num_is_stream(pdf, mupdf.pdf_obj_parent_num(obj)):
+            keep_only(obj, keeps)
         empty_property_lists(pdf, obj)
         empty_property_lists(pdf, mupdf.pdf_dict_get(obj, _RESOURCES))
