@@ -36,6 +36,11 @@ def shown_form(word: str) -> str:
     return fold(_EDGES.sub("", word))
 
 
+def bare(word: str) -> str:
+    """`word` without the punctuation and dashes at its ends."""
+    return word.translate(DASHES).strip(STRIP + "-")
+
+
 def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
     """The fragments in their byte form, longest first: a short one ("/") must not break
     up a longer one ("/ALK") before that is taken out whole. A fragment is taken out

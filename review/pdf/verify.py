@@ -73,6 +73,7 @@ from review.pdf.tokens import (
     DASHES,
     STRIP,
     Words,
+    bare,
     byte_forms,
     fold,
     found_in_any,
@@ -224,9 +225,9 @@ def _check(
                     (r, w) for r, w in before.words if not page_boxes.covers(r, before.runs_down(r))
                 ]
                 cut |= left_of(holding, seen)
-            # As drawn, a fragment's punctuation may be a string of its own, in
-            # another font ("(Erinnerung)" then "(:)"): its bare word counts too.
-            fragments.update(form for _, text in cut for form in (text, text.strip(STRIP)) if form)
+            # As drawn, a fragment's punctuation or dash may be a string of its own
+            # ("(Erinnerung)" then "(:)", "(-)" then "(MENLO PK)"): its bare word counts too.
+            fragments.update(form for _, text in cut for form in (text, bare(text)) if form)
             occurrences = words.count(text for rect, text in after.words if (rect, text) not in cut)
             hits = sum(count for token, count in occurrences.items() if token in distinctive)
             if hits:

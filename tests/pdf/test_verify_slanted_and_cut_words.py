@@ -81,3 +81,47 @@ def test_a_word_the_page_edge_cuts_through_is_no_collateral_damage() -> None:
     assert "tutorial" not in words
     assert "listing" in words
     assert verify(pdf, output, []).ok
+
+
+def test_what_a_box_leaves_of_a_hyphenated_word_drawn_in_pieces_is_no_hit() -> None:
+    # A VA table (govdocs1, in the OPF format corpus): "PALO ALTO-MENLO PK" drawn as
+    # "(PALO ALTO)", "(-)" and "(MENLO PK ...)"; a box over "PALO ALTO" leaves "-MENLO"
+    # on the page, and "MENLO" was redacted on another page. The fragment's bare word,
+    # its dash drawn in a string of its own, is no hit in the stream.
+    doc = pymupdf.open()
+    first = doc.new_page(width=400, height=200)
+    first.insert_text((50, 100), "Station MENLO PARK", fontsize=10)
+    second = doc.new_page(width=400, height=200)
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<< >>")
+    doc.update_stream(
+        contents,
+        b"BT /F1 10 Tf 50 100 Td (PALO ALTO) Tj ET BT /F1 10 Tf 100 100 Td (-) Tj ET"
+        b" BT /F1 10 Tf 103.33 100 Td (MENLO PK      |  59,752) Tj ET",
+    )
+    doc.xref_set_key(second.xref, "Contents", f"{contents} 0 R")
+    doc.xref_set_key(
+        second.xref,
+        "Resources",
+        "<< /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>",
+    )
+    pdf = doc.tobytes()
+    source = pymupdf.open(stream=pdf, filetype="pdf")
+    assert "ALTO-MENLO" in [w[4] for w in source[1].get_text("words")]
+    menlo_park = [
+        pymupdf.Rect(w[:4]) for w in source[0].get_text("words") if w[4] in ("MENLO", "PARK")
+    ]
+    palo_alto = [pymupdf.Rect(w[:4]) for w in source[1].get_text("words") if w[4] == "PALO"]
+    palo_alto[0].x1 = 99  # up to the dash, past the middle of "ALTO-MENLO"'s first half
+    marks = [
+        RedactionMark(
+            page=0, box=normalize(source[0], menlo_park[0] | menlo_park[1]), legal_reason="x"
+        ),
+        RedactionMark(page=1, box=normalize(source[1], palo_alto[0]), legal_reason="x"),
+    ]
+
+    output = sanitize(burn_in(pdf, marks))
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    assert "-MENLO" in [w[4] for w in released[1].get_text("words")]
+    assert verify(pdf, output, marks).ok
