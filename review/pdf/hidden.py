@@ -186,7 +186,7 @@ def analyse_page(
         # A Type 3 glyph MuPDF drew itself is seen as that drawing, in colours of its
         # own; the trace has it as invisible text in no colour.
         drawn = seqno in paint.drawn_glyphs
-        span_kind = None if drawn else _span_kind(span, box, painters)
+        span_kind = None if drawn else _span_kind(span, box, painters, paint)
         span_kind = TINY if seqno in paint.flat_text else span_kind  # no size one way
         if span_kind == OCR_LAYER:
             # Neither seen nor hidden: the image shows it.
@@ -357,19 +357,18 @@ def _rounded(box: Sequence[float]) -> tuple[float, ...]:
     return tuple(round(v, 1) for v in box)
 
 
-def _span_kind(span: dict, box: Quad, painters: Painters | None) -> str | None:
+def _span_kind(span: dict, box: Quad, painters: Painters | None, paint: PaintLog) -> str | None:
     """What hides a whole span: its render mode, its opacity, its size."""
     if span["type"] in (2, 3) or span.get("opacity", 1.0) <= 0.0:  # clip-only or no paint
         over_image = painters is not None and painters.on_image(box)
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
             return OCR_LAYER
         return INVISIBLE
-    # Each glyph's advance too: a Type 3 font's matrix may draw a title set at 0.12 pt
-    # 12 pt large (pdf.js's issue14999_reduced.pdf).
+    # Each glyph's advance, and where a Type 3 font draws glyphs large at that size: its
+    # matrix may draw a title set at 0.12 pt 12 pt large (pdf.js's issue14999_reduced.pdf).
     small = all(max(b[2] - b[0], b[3] - b[1]) < 2 * TINY_PT for *_, b in span["chars"])
-    if span["size"] < TINY_PT and small:
-        return TINY
-    return None
+    drawn_large_from = 0.99 * paint.large_type3.get(span["font"], math.inf)
+    return TINY if small and span["size"] < min(TINY_PT, drawn_large_from) else None
 
 
 def _glyph_kind(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, overlap
@@ -23,6 +25,32 @@ def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
     wrapped = mupdf.FzTextSpan(span)
     glyphs = [item.gid for item in map(wrapped.items, range(span.len)) if item.gid >= 0]
     return len(glyphs) == 1 and not mupdf.ll_fz_glyph_cacheable(span.font, glyphs[0])
+
+
+def large_type3_fonts(text, ctm, size: float) -> dict[str, float]:  # noqa: ANN001
+    """By name, each Type 3 font in which a span of `text` draws some glyph at least
+    `size` points across (as MuPDF bounds the glyph's procedure), with the size it is
+    set in there (as `get_texttrace` reports it). How large a Type 3 glyph is drawn is
+    for the font's matrix and the glyph's own box to say, not the size set: Ghostscript's
+    bitmap fonts set a gazette's body text at 0.12 units, glyphs 40 units high in a
+    matrix of 1 (vanillapdf's Diário Oficial da União)."""
+    found: dict[str, float] = {}
+    span = text.head
+    while span:
+        if mupdf.ll_fz_font_t3_procs(span.font):
+            m = mupdf.ll_fz_concat(span.trm, ctm)
+            shape = mupdf.FzMatrix(m.a, m.b, m.c, m.d, 0, 0)
+            font = mupdf.FzFont(mupdf.ll_fz_keep_font(span.font))
+            wrapped = mupdf.FzTextSpan(span)
+            for gid in (wrapped.items(i).gid for i in range(span.len)):
+                box = mupdf.fz_bound_glyph(font, gid, shape) if gid >= 0 else None
+                if box is not None and max(box.x1 - box.x0, box.y1 - box.y0) >= size:
+                    name = mupdf.ll_fz_font_name(span.font)
+                    set_in = math.sqrt(abs(m.a * m.d - m.b * m.c))
+                    found[name] = min(set_in, found.get(name, set_in))
+                    break
+        span = span.next
+    return found
 
 
 def glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:

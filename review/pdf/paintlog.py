@@ -18,7 +18,7 @@ from pymupdf import mupdf
 
 from review.pdf.clip_shapes import Clip, ClipShape, UnreadOutlines
 from review.pdf.geometry import UNBOUNDED, Quad, clamp_to, intersects, within
-from review.pdf.paint_text import drawn_type3_glyph, flat, glyph_under
+from review.pdf.paint_text import drawn_type3_glyph, flat, glyph_under, large_type3_fonts
 
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
 OPAQUE = 0.99
@@ -69,6 +69,9 @@ class PaintLog(mupdf.FzDevice2):
         self.drawn_glyphs: set[int] = set()
         # Seqnos of text drawn flat: through a matrix that maps its glyphs to no area.
         self.flat_text: set[int] = set()
+        # By name, the least size a Type 3 font is set in where it draws a glyph large,
+        # however small that size (`paint_text.large_type3_fonts`).
+        self.large_type3: dict[str, float] = {}
         self._converted = mupdf.fz_convert_color2_v()
         self._params = self._PARAMS.internal()
         # Text (kept, with its matrix, to find its glyphs) and images painted so far.
@@ -254,6 +257,8 @@ class PaintLog(mupdf.FzDevice2):
         self._logged("fill-text", box)
         if flat(text, ctm):
             self.flat_text.add(len(self.log) - 1)
+        for name, size in large_type3_fonts(text, ctm, 2 * TINY_PT).items():
+            self.large_type3[name] = min(size, self.large_type3.get(name, size))
         if self.plain:
             alpha = self.opacity(alpha)
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)

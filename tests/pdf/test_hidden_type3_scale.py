@@ -3,7 +3,9 @@
 pdf.js's issue14999_reduced.pdf sets a paper's title at 0.12 pt in a Type 3 font whose
 /FontMatrix leaves glyph space at text space (1,000 times the usual): the title is 12 pt
 on the page. It was taken for tiny (hidden) text by its set size, and the release lost
-it, with the gate agreeing."""
+it, with the gate agreeing. Ghostscript's bitmap fonts do the same with advances of half
+a unit, so that not even the advance shows the size: the release of a Diário Oficial
+da União (vanillapdf's test data) lost its whole body text, and the gate refused it."""
 
 from __future__ import annotations
 
@@ -85,3 +87,56 @@ def test_a_hidden_dot_over_a_type3_letter_is_cut_without_the_letter() -> None:
     ]
     assert drawn.count("M") == 2 and "." not in drawn
     assert verify(pdf, released, []).ok
+
+
+def bitmap_font_page(*sizes: float) -> bytes:
+    """Words in a Type 3 font as Ghostscript writes a bitmap font: a matrix of 1, glyphs
+    24 by 40 units with no advance of their own ("0 0 ... d1"), widths of half a unit,
+    each glyph placed by the TJ offsets; one line at each size in `sizes`. A "." glyph
+    4 units square stands alone on each line."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 20), "Notice", fontsize=10)
+    letter, dot, font = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    glyphs = {letter: b"0 0 0 0 24 40 d1 0 0 24 40 re f", dot: b"0 0 0 0 4 4 d1 0 0 4 4 re f"}
+    for xref, glyph in glyphs.items():
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, glyph)
+    doc.update_object(
+        font,
+        "<</Type/Font/Subtype/Type3/FontBBox[0 -27 1000 1000]/FontMatrix[1 0 0 1 0 0]"
+        f"/CharProcs<</a {letter} 0 R/period {dot} 0 R>>"
+        "/Encoding<</Type/Encoding/Differences[46/period 97/a]>>"
+        "/FirstChar 46/LastChar 97/Widths[.5 " + " ".join(["0"] * 50) + " .5]>>",
+    )
+    set_resource(page, "Font/T3", f"{font} 0 R")
+    for line, size in enumerate(sizes):
+        y = 60 + 40 * line
+        append_content(
+            page,
+            f"BT /T3 1 Tf {size} 0 0 {size} 20 {y} Tm [(a)-30000(a)-30000(a)] TJ ET".encode()
+            + f" BT /T3 1 Tf {size} 0 0 {size} 40 {y} Tm (.) Tj ET".encode(),
+        )
+    return doc.tobytes()
+
+
+def test_words_in_a_bitmap_type3_font_are_seen_at_the_size_its_glyphs_draw() -> None:
+    pdf = bitmap_font_page(0.12)  # 24 by 40 units: 2.9 by 4.8 pt on the page
+
+    assert find_hidden(pdf) == []
+    released = sanitize(burn_in(pdf, []))
+    drawn = [
+        chr(char[0])
+        for span in pymupdf.open(stream=released)[0].get_texttrace()
+        for char in span["chars"]
+    ]
+    assert drawn.count("a") == 3 and drawn.count(".") == 1  # the dot, at that size, too
+    assert verify(pdf, released, []).ok
+
+
+def test_the_same_bitmap_font_set_ten_times_smaller_is_still_tiny() -> None:
+    pdf = bitmap_font_page(0.12, 0.012)  # the second line: 0.3 by 0.5 pt
+
+    hidden = find_hidden(pdf)
+    assert {h.kind for h in hidden} == {TINY}
+    assert sorted(h.text for h in hidden) == [".", "aaa"]  # the second line's
