@@ -11,6 +11,7 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from review.pdf.word_geometry import Boxes, PageWords, missing
 
 SECRET = pymupdf.Rect(148, 85, 185, 103)
 
@@ -65,3 +66,26 @@ def test_the_same_word_lost_beside_a_word_holding_its_letters_is_still_collatera
     report = verify(pdf, sanitize(doc.tobytes()), [mark])
 
     assert [f.code for f in report.failures] == ["collateral_damage"]
+
+
+def test_a_word_read_across_two_where_its_glyphs_still_are_is_no_collateral() -> None:
+    """A LaTeX manual in vanillapdf's test data: "somewhere. . .)." read as "somewhere.",
+    "." and ".)." on the original and, the filter having rewritten the line's text
+    operators, as "somewhere..." and ")." on the release, every glyph where it was
+    (the boxes as MuPDF gave them). A word the words where it was no longer spell, read
+    along their line, is still lost."""
+    line = (209.3, 223.9)
+    before = PageWords(
+        words=[
+            ((288.6, line[0], 340.7, line[1]), "somewhere."),
+            ((342.4, line[0], 345.1, line[1]), "."),
+            ((346.7, line[0], 357.5, line[1]), ".)."),
+        ]
+    )
+    regrouped = [((288.6, line[0], 349.5, line[1]), "somewhere...")]
+    no_boxes = Boxes([])
+
+    after = PageWords(words=[*regrouped, ((351.1, line[0], 357.5, line[1]), ").")])
+    assert missing(before, after, no_boxes) == 0
+    without_the_last_dot = PageWords(words=[*regrouped, ((351.1, line[0], 354.7, line[1]), ")")])
+    assert missing(before, without_the_last_dot, no_boxes) == 1
