@@ -67,6 +67,15 @@ from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
 from review.pdf.hidden import analyse_page
 from review.pdf.layers import layers_on
+from review.pdf.no_text import (
+    CHARACTER_COLLECTION,
+    CMAP_NAMES,
+    collection_parts,
+    describes_a_font,
+    is_binary_stream,
+    is_cmap_program,
+    is_colour_profile,
+)
 from review.pdf.redact import RedactionMark, baked, check_page, open_pdf
 from review.pdf.render import MUPDF_ERRORS
 from review.pdf.tokens import (
@@ -94,8 +103,6 @@ from review.pdf.word_geometry import (
 
 MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
-# Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
-BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
 # Keys of PyMuPDF's `Document.metadata` that it reads off the file itself ("PDF 1.7"),
 # not from its document information: nothing of the document's text.
 DERIVED_METADATA = {"format", "encryption"}
@@ -320,16 +327,6 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
     return failures
 
 
-# The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only,
-# which name the character collection's registry and ordering ("Adobe", "Identity").
-_CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
-# A CMap program (a font's ToUnicode map), as it starts: comments, then "/CIDInit".
-_CMAP_PROGRAM = re.compile(rb"(?:\s*%[^\r\n]*)*\s*/CIDInit\s*/ProcSet\s+findresource")
-# What else a CMap program names itself by: its /CMapName, and its comments on lines of
-# their own ("%%Title: (Adobe-Identity-UCS Adobe Identity 0)").
-_CMAP_NAMES = re.compile(rb"/CMapName\s*/[^\s/\[\]()<>{}%]+|^%[^\r\n]*", re.M)
-
-
 def _side_channel_hits(
     out: pymupdf.Document,
     tokens: set[str],
@@ -364,24 +361,26 @@ def _side_channel_hits(
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in text_needles))
     written_in_syntax = syntax.syntax_streams(out)
     left = fragments_pattern(fragments)
+    named_collections: set[int] = set()
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
-        obj = _CHARACTER_COLLECTION.sub(b"", obj)
-        if found_in_any(text_needles, syntax.strings(obj)) and not _describes_a_font(out, xref):
+        named_collections |= collection_parts(obj)
+        obj = CHARACTER_COLLECTION.sub(b"", obj)
+        if found_in_any(text_needles, syntax.strings(obj)) and not describes_a_font(out, xref):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
-        if not out.xref_is_stream(xref) or _is_binary_stream(out, xref):
+        if not out.xref_is_stream(xref) or is_binary_stream(out, xref):
             continue
         try:
             data = out.xref_stream(xref)
         except (RuntimeError, ValueError):  # an undecodable filter: fall back to raw bytes
             data = out.xref_stream_raw(xref)
-        if not data or _is_colour_profile(out, xref, data):
+        if not data or is_colour_profile(out, xref, data):
             continue
-        if _is_cmap_program(out, xref, data):
+        if is_cmap_program(out, xref, data):
             # A CMap program names its character collection, no text: every ToUnicode
             # map says "Adobe", which a reviewer may redact on a page.
-            data = _CMAP_NAMES.sub(b"", _CHARACTER_COLLECTION.sub(b"", data))
+            data = CMAP_NAMES.sub(b"", CHARACTER_COLLECTION.sub(b"", data))
         if xref in written_in_syntax:
             drawn = list(syntax.strings(syntax.kerned_joined(data)))
             hit = found_unexplained(text_needles, drawn, left, shown, any_needle)
@@ -389,7 +388,7 @@ def _side_channel_hits(
             hit = any(needle.found_in(data) for needle in needles)
         if hit:
             failures.append(Failure("redacted_string_present", xref=xref))
-    return failures
+    return [failure for failure in failures if failure.xref not in named_collections]
 
 
 def _token(word: str) -> str:
@@ -407,41 +406,3 @@ def _is_stamp(word: str, stamps: set[str]) -> bool:
         if start in ends:
             ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
     return bool(word) and len(word) in ends
-
-
-def _describes_a_font(doc: pymupdf.Document, xref: int) -> bool:
-    """A font descriptor's strings name its font ("Times New Roman") and list its glyph
-    names (/CharSet: "/period/A/B"), not any text. Early TeX output wrote descriptors
-    without /Type (PDFBox's cweb.pdf): one with a /FontName and /Flags is one too."""
-    kind = doc.xref_get_key(xref, "Type")[1]
-    if kind == "/FontDescriptor":
-        return True
-    return (
-        kind == "null"
-        and doc.xref_get_key(xref, "FontName")[0] == "name"
-        and (doc.xref_get_key(xref, "Flags")[0] == "int")
-    )
-
-
-def _is_colour_profile(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
-    """An ICC profile (an ICCBased colour space's stream: /N components, and the
-    profile signature in its header). Colour data; its text tags name the profile's
-    maker ("Copyright 2002 - 2003 Apple Computer Inc."), never the document's text, and
-    a reviewer who redacts "Apple Computer" on a page must still be able to release it."""
-    return doc.xref_get_key(xref, "N")[0] == "int" and data[36:40] == b"acsp"
-
-
-def _is_cmap_program(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
-    """A CMap program (a font's ToUnicode map): it starts as one, and no page or form
-    draws it as its content."""
-    return (
-        _CMAP_PROGRAM.match(data) is not None
-        and doc.xref_get_key(xref, "Subtype")[1] != "/Form"
-        and not any(xref in page.get_contents() for page in doc)
-    )
-
-
-def _is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
-    if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
-        return True
-    return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program

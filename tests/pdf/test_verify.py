@@ -634,6 +634,29 @@ def test_a_redacted_word_that_names_a_cid_fonts_registry_passes() -> None:
     assert report.ok, report.failures
 
 
+@pytest.mark.parametrize(("where", "passes"), [("CIDSystemInfo/Registry", True), ("Note", False)])
+def test_a_cid_fonts_registry_written_as_an_object_of_its_own_passes(
+    where: str, passes: bool
+) -> None:
+    """LittleCMS's manuals (in Ghostscript's sources) name the registry "Adobe" by
+    reference, a string object of its own: no text either. The same string under
+    another key of the font still fails."""
+    pdf, output, marks, cid_font = _release_and_add(
+        "Exported from Adobe software by the clerk",
+        "Adobe",
+        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /JansonText "
+        "/CIDSystemInfo << /Registry (Identity) /Ordering (Identity) /Supplement 0 >> >>",
+    )
+    registry = output.get_new_xref()
+    output.update_object(registry, "(Adobe)")
+    output.xref_set_key(cid_font, where, f"{registry} 0 R")
+    _with_stream(output, "", fonts={"C1": cid_font})
+
+    report = verify(pdf, output.tobytes(), marks)
+
+    assert report.ok is passes, report.failures
+
+
 TO_UNICODE = (
     "%!PS-Adobe-3.0 Resource-CMap\n%%Title: (Adobe-Identity-UCS Adobe Identity 0)\n"
     "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"

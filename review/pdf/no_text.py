@@ -1,0 +1,69 @@
+"""The objects of a file whose strings and bytes are no text (Django-free): what the
+release gate's search of every object and stream (`verify._side_channel_hits`) passes
+over. Each names a font, a colour or a character collection, never the document's
+words, and a reviewer who redacts "Adobe" or "Apple Computer" on a page must still be
+able to release it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+
+# Stream kinds whose bytes are not text: skipped by the byte search (speed, false hits).
+BINARY_SUBTYPES = {"/Image", "/Type1C", "/CIDFontType0C", "/OpenType"}
+# The strings of a /CIDSystemInfo dictionary (a CID font's or a CMap's): plain ones only,
+# which name the character collection's registry and ordering ("Adobe", "Identity").
+CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
+# The same strings written as objects of their own, by reference (LittleCMS's manuals).
+_COLLECTION_REFERENCE = re.compile(rb"/(?:Registry|Ordering)\s*(\d+)\s+\d+\s+R")
+# A CMap program (a font's ToUnicode map), as it starts: comments, then "/CIDInit".
+_CMAP_PROGRAM = re.compile(rb"(?:\s*%[^\r\n]*)*\s*/CIDInit\s*/ProcSet\s+findresource")
+# What else a CMap program names itself by: its /CMapName, and its comments on lines of
+# their own ("%%Title: (Adobe-Identity-UCS Adobe Identity 0)").
+CMAP_NAMES = re.compile(rb"/CMapName\s*/[^\s/\[\]()<>{}%]+|^%[^\r\n]*", re.M)
+
+
+def collection_parts(obj: bytes) -> set[int]:
+    """The objects the /CIDSystemInfo dictionaries in the object `obj` (as written) name
+    as their registry or ordering."""
+    return {int(number) for number in _COLLECTION_REFERENCE.findall(obj)}
+
+
+def describes_a_font(doc: pymupdf.Document, xref: int) -> bool:
+    """A font descriptor's strings name its font ("Times New Roman") and list its glyph
+    names (/CharSet: "/period/A/B"), not any text. Early TeX output wrote descriptors
+    without /Type (PDFBox's cweb.pdf): one with a /FontName and /Flags is one too."""
+    kind = doc.xref_get_key(xref, "Type")[1]
+    if kind == "/FontDescriptor":
+        return True
+    return (
+        kind == "null"
+        and doc.xref_get_key(xref, "FontName")[0] == "name"
+        and (doc.xref_get_key(xref, "Flags")[0] == "int")
+    )
+
+
+def is_colour_profile(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
+    """An ICC profile (an ICCBased colour space's stream: /N components, and the
+    profile signature in its header). Colour data; its text tags name the profile's
+    maker ("Copyright 2002 - 2003 Apple Computer Inc."), never the document's text, and
+    a reviewer who redacts "Apple Computer" on a page must still be able to release it."""
+    return doc.xref_get_key(xref, "N")[0] == "int" and data[36:40] == b"acsp"
+
+
+def is_cmap_program(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
+    """A CMap program (a font's ToUnicode map): it starts as one, and no page or form
+    draws it as its content."""
+    return (
+        _CMAP_PROGRAM.match(data) is not None
+        and doc.xref_get_key(xref, "Subtype")[1] != "/Form"
+        and not any(xref in page.get_contents() for page in doc)
+    )
+
+
+def is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
+    if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
+        return True
+    return doc.xref_get_key(xref, "Length1")[0] != "null"  # an embedded TrueType/Type1 program
