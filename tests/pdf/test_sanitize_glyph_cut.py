@@ -13,6 +13,7 @@ from review.pdf.hidden import COVERED, find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import append_content, set_resource
 
 
 def _stamped_over_a_name(page: pymupdf.Page) -> None:
@@ -56,4 +57,44 @@ def test_a_covered_name_under_a_visible_stamp_is_removed_glyph_by_glyph(
     assert find_hidden(output) == []
     words = pymupdf.open(stream=output, filetype="pdf")[0].get_text().split()
     assert words == ["redacted", "Signed:", "Jane", "Roe"]
+    assert verify(pdf, output, []).ok
+
+
+def test_tiny_words_set_at_one_point_over_seen_text_go_glyph_by_glyph() -> None:
+    """A product sheet in MuPDF.NET's test documents sets its column names at 0.006 pt,
+    each word starting at the same point over a seen table cell: glyphs of one character
+    a few thousandths of a point apart, which the cut took for one place and counted
+    wrongly, leaving "ELERENEHSER" in the release (the gate refused it)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((72, 100), "Widget catalogue", fontsize=12)
+    names = (
+        "HERSTELLER",
+        "BEZEICHNUNG",
+        "LÄNGE",
+        "BREITE",
+        "HÖHE",
+        "DURCHMESSER",
+        "DATANORM-NUMMER",
+    )
+    tiny = b"".join(
+        b"BT /F1 0.104 Tf 1 0 0 1 1333 3350 Tm (%s) Tj ET " % n.encode("cp1252") for n in names
+    )
+    set_resource(
+        page,
+        "Font/F1",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    )
+    append_content(page, b"q 0.06 0 0 0.06 0 0 cm " + tiny + b"Q")
+    page.set_rotation(270)
+    pdf = doc.tobytes()
+    assert "".join(h.text for h in find_hidden(pdf)) == "".join(names)
+
+    output = sanitize(burn_in(pdf, []))
+
+    assert find_hidden(output) == []
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == [
+        "Widget",
+        "catalogue",
+    ]
     assert verify(pdf, output, []).ok
