@@ -28,7 +28,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, overlap, pdf_to_page, quad
 from review.pdf.painters import COVERED_SHARE
-from review.pdf.word_geometry import Boxes, meets, slanted_glyphs
+from review.pdf.word_geometry import meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only
 # (under 0.001 on 500 public files). A wider reach took glyphs of tiny text, a few
@@ -108,26 +108,18 @@ def drop_slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> None
 
 
 def drop_covered_glyphs(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
-    """Remove each glyph that lies under a box as the hidden-content analysis judges a
-    glyph covered (`painters.COVERED_SHARE` of it), or, on an upright or vertical line,
-    as the release gate judges a word (`word_geometry.Boxes.covers`). A box narrowed off
-    a word whose middle it does not hold (`text_reach.text_rect`) spared the word's
-    glyphs that lie inside it all the same: a raised quote set before a word on the line
-    below (pdfTeX's listings in a Python textbook). And MuPDF's redaction kept the "o" of
-    "of" whose box a box held 3 of 6 points of (a JSTOR cover page in PyMuPDF's tests),
-    and a glyph of a damaged font (a govdocs1 file in the OPF format corpus). Each was
-    left under the black box, where the gate found it."""
-    gate = Boxes(list(boxes))
+    """Remove each glyph whose box lies under a box as the hidden-content analysis
+    judges a glyph covered (`painters.COVERED_SHARE` of it). A box narrowed off a word
+    whose middle it does not hold (`text_reach.text_rect`) spared the word's glyphs
+    that lie inside it all the same: a raised quote set before a word on the line below
+    (pdfTeX's listings in a Python textbook), left under the black box, where the gate
+    found it unseen."""
     under = [
         (chr(char[0]), char[2], span["seqno"])
         for span in page.get_texttrace()
         for char in span["chars"]
-        if (area := area_of(glyph := quad(char[3]))) > 0
-        and (
-            any(overlap(glyph, box) >= COVERED_SHARE * area for box in boxes)
-            or (span["dir"][1] == 0 and gate.covers(glyph, False))
-            or (span["dir"][0] == 0 and gate.covers(glyph, True))
-        )
+        if (area := area_of(quad(char[3]))) > 0
+        and any(overlap(quad(char[3]), box) >= COVERED_SHARE * area for box in boxes)
     ]
     drop_glyphs(page, ranked(page, under))
 

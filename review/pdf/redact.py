@@ -371,6 +371,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
+        drop_covered_glyphs(page, quads)
         text = pymupdf.PDF_REDACT_TEXT_NONE
     stencilled = finer_stencils(page, quads, log)  # a one-pixel rule stays beside a box
     for rect in rects:
@@ -380,7 +381,6 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
-    drop_covered_glyphs(page, quads)  # what the redaction spared that the gate would find
     if stencilled:
         one_bit_stencils(page)
     return kept
