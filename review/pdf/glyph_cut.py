@@ -31,7 +31,7 @@ from review.pdf.painters import COVERED_SHARE
 from review.pdf.word_geometry import meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only
-# (under 0.001 on 500 public files). A wider reach took glyphs of tiny text, a few
+# (under 0.001 on 685 public files). A wider reach took glyphs of tiny text, a few
 # thousandths of a point apart, for one place and miscounted them (MuPDF.NET's TestPdf1).
 _SAME_ORIGIN = 0.002
 # Points between the paint log's box of an image and the filter's.
