@@ -32,6 +32,32 @@ def type3_page(font_matrix: str) -> bytes:
     return doc.tobytes()
 
 
+def letter_and_dot_font(
+    doc: pymupdf.Document, *, letter: tuple[str, bytes, str], dot: tuple[bytes, str], box: str
+) -> int:
+    """A Type 3 font of a matrix of 1 with one letter (its name, procedure and width)
+    and a "." (procedure and width), its /FontBBox `box`; its xref."""
+    name, letter_glyph, letter_width = letter
+    dot_glyph, dot_width = dot
+    procs = {name: letter_glyph, "period": dot_glyph}
+    xrefs = {}
+    for glyph_name, glyph in procs.items():
+        xrefs[glyph_name] = doc.get_new_xref()
+        doc.update_object(xrefs[glyph_name], "<<>>")
+        doc.update_stream(xrefs[glyph_name], glyph)
+    code = ord(name)
+    widths = " ".join([dot_width, *["0"] * (code - 47), letter_width])
+    font = doc.get_new_xref()
+    doc.update_object(
+        font,
+        f"<</Type/Font/Subtype/Type3/FontBBox[{box}]/FontMatrix[1 0 0 1 0 0]"
+        f"/CharProcs<</{name} {xrefs[name]} 0 R/period {xrefs['period']} 0 R>>"
+        f"/Encoding<</Type/Encoding/Differences[46/period {code}/{name}]>>"
+        f"/FirstChar 46/LastChar {code}/Widths[{widths}]>>",
+    )
+    return font
+
+
 def test_a_title_a_type3_font_draws_large_at_a_tiny_set_size_is_seen() -> None:
     pdf = type3_page("1 0 0 1 0 0")  # 0.12 x 100 units: 12 pt on the page
 
@@ -57,17 +83,11 @@ def test_a_hidden_dot_over_a_type3_letter_is_cut_without_the_letter() -> None:
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=100)
     page.insert_text((20, 20), "A bill", fontsize=10)
-    letter, dot, font = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
-    glyphs = {letter: b"36 0 0 0 35 30 d1 0 0 35 30 re f", dot: b"7 0 0 0 5 5 d1 0 0 5 5 re f"}
-    for xref, glyph in glyphs.items():
-        doc.update_object(xref, "<<>>")
-        doc.update_stream(xref, glyph)
-    doc.update_object(
-        font,
-        "<</Type/Font/Subtype/Type3/FontBBox[0 -9 40 38]/FontMatrix[1 0 0 1 0 0]"
-        f"/CharProcs<</M {letter} 0 R/period {dot} 0 R>>"
-        "/Encoding<</Type/Encoding/Differences[46/period 77/M]>>"
-        "/FirstChar 46/LastChar 77/Widths[7 " + " ".join(["0"] * 30) + " 36]>>",
+    font = letter_and_dot_font(
+        doc,
+        letter=("M", b"36 0 0 0 35 30 d1 0 0 35 30 re f", "36"),
+        dot=(b"7 0 0 0 5 5 d1 0 0 5 5 re f", "7"),
+        box="0 -9 40 38",
     )
     set_resource(page, "Font/T3", f"{font} 0 R")
     # The "M"s' ink ends at 47.2; the dot is set on 47.9, within their font's box.
@@ -97,17 +117,11 @@ def bitmap_font_page(*sizes: float) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     page.insert_text((20, 20), "Notice", fontsize=10)
-    letter, dot, font = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
-    glyphs = {letter: b"0 0 0 0 24 40 d1 0 0 24 40 re f", dot: b"0 0 0 0 4 4 d1 0 0 4 4 re f"}
-    for xref, glyph in glyphs.items():
-        doc.update_object(xref, "<<>>")
-        doc.update_stream(xref, glyph)
-    doc.update_object(
-        font,
-        "<</Type/Font/Subtype/Type3/FontBBox[0 -27 1000 1000]/FontMatrix[1 0 0 1 0 0]"
-        f"/CharProcs<</a {letter} 0 R/period {dot} 0 R>>"
-        "/Encoding<</Type/Encoding/Differences[46/period 97/a]>>"
-        "/FirstChar 46/LastChar 97/Widths[.5 " + " ".join(["0"] * 50) + " .5]>>",
+    font = letter_and_dot_font(
+        doc,
+        letter=("a", b"0 0 0 0 24 40 d1 0 0 24 40 re f", ".5"),
+        dot=(b"0 0 0 0 4 4 d1 0 0 4 4 re f", ".5"),
+        box="0 -27 1000 1000",
     )
     set_resource(page, "Font/T3", f"{font} 0 R")
     for line, size in enumerate(sizes):

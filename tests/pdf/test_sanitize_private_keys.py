@@ -15,6 +15,15 @@ from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 
 
+def _roe_redacted(doc: pymupdf.Document) -> tuple[bytes, RedactionMark, bytes]:
+    """`doc` as bytes, a mark over "Roe" on its first page, and the release."""
+    pdf = doc.tobytes()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    roe = pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == "Roe"))
+    mark = RedactionMark(page=0, box=normalize(page, roe), legal_reason="(b)(6)")
+    return pdf, mark, sanitize(burn_in(pdf, [mark]))
+
+
 def test_a_producers_own_keys_on_the_catalog_and_a_page_are_removed() -> None:
     doc = pymupdf.open()
     page = doc.new_page(width=400, height=300)
@@ -25,12 +34,7 @@ def test_a_producers_own_keys_on_the_catalog_and_a_page_are_removed() -> None:
     doc.xref_set_key(doc.pdf_catalog(), "QITE_DocInfo", f"<< /CommandHistory {history} 0 R >>")
     doc.xref_set_key(page.xref, "PrivateNote", "(Jane Roe)")
     doc.xref_set_key(doc.pdf_catalog(), "PageLabels", "<< /Nums [0 << /S /r >>] >>")
-    pdf = doc.tobytes()
-    words = pymupdf.open(stream=pdf, filetype="pdf")[0].get_text("words")
-    roe = pymupdf.Rect(next(w[:4] for w in words if w[4] == "Roe"))
-    mark = RedactionMark(page=0, box=normalize(page, roe), legal_reason="(b)(6)")
-
-    output = sanitize(burn_in(pdf, [mark]))
+    pdf, mark, output = _roe_redacted(doc)
 
     released = pymupdf.open(stream=output, filetype="pdf")
     assert set(released.xref_get_keys(released.pdf_catalog())) <= set(CATALOG_KEEPS)
@@ -97,12 +101,7 @@ def test_a_producers_own_keys_on_forms_and_images_are_removed() -> None:
         b" q 1 0 0 1 40 40 cm /Stamp Do Q q 40 0 0 40 200 100 cm /Picture Do Q",
     )
     doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
-    pdf = doc.tobytes()
-    words = pymupdf.open(stream=pdf, filetype="pdf")[0].get_text("words")
-    roe = pymupdf.Rect(next(w[:4] for w in words if w[4] == "Roe"))
-    mark = RedactionMark(page=0, box=normalize(page, roe), legal_reason="(b)(6)")
-
-    output = sanitize(burn_in(pdf, [mark]))
+    pdf, mark, output = _roe_redacted(doc)
 
     released = pymupdf.open(stream=output, filetype="pdf")
     forms = images = 0
