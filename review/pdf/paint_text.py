@@ -29,7 +29,8 @@ def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
 
 def large_type3_fonts(text, ctm, size: float) -> dict[str, float]:  # noqa: ANN001
     """By name, each Type 3 font in which a span of `text` draws some glyph at least
-    `size` points across (as MuPDF bounds the glyph's procedure), with the size it is
+    `size` points across (what its procedure paints, not the box it declares: a
+    procedure may paint nothing in a large box), with the size it is
     set in there (as `get_texttrace` reports it). How large a Type 3 glyph is drawn is
     for the font's matrix and the glyph's own box to say, not the size set: Ghostscript's
     bitmap fonts set a gazette's body text at 0.12 units, glyphs 40 units high in a
@@ -43,7 +44,7 @@ def large_type3_fonts(text, ctm, size: float) -> dict[str, float]:  # noqa: ANN0
             font = mupdf.FzFont(mupdf.ll_fz_keep_font(span.font))
             wrapped = mupdf.FzTextSpan(span)
             for gid in (wrapped.items(i).gid for i in range(span.len)):
-                box = mupdf.fz_bound_glyph(font, gid, shape) if gid >= 0 else None
+                box = _ink(font, gid, shape) if gid >= 0 else None
                 if box is not None and max(box.x1 - box.x0, box.y1 - box.y0) >= size:
                     name = mupdf.ll_fz_font_name(span.font)
                     set_in = math.sqrt(abs(m.a * m.d - m.b * m.c))
@@ -51,6 +52,15 @@ def large_type3_fonts(text, ctm, size: float) -> dict[str, float]:  # noqa: ANN0
                     break
         span = span.next
     return found
+
+
+def _ink(font: mupdf.FzFont, gid: int, shape: mupdf.FzMatrix) -> mupdf.FzRect:
+    """The box of what a Type 3 glyph's procedure paints (empty when it paints nothing)."""
+    box = mupdf.FzRect(mupdf.FzRect.Fixed_EMPTY)
+    device = mupdf.fz_new_bbox_device(box)
+    mupdf.fz_run_t3_glyph(font, gid, shape, device)
+    mupdf.fz_close_device(device)
+    return box
 
 
 def glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:

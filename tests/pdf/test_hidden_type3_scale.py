@@ -154,3 +154,17 @@ def test_the_same_bitmap_font_set_ten_times_smaller_is_still_tiny() -> None:
     hidden = find_hidden(pdf)
     assert {h.kind for h in hidden} == {TINY}
     assert sorted(h.text for h in hidden) == [".", "aaa"]  # the second line's
+
+
+def test_a_type3_font_whose_glyphs_paint_nothing_in_a_large_box_is_still_tiny() -> None:
+    """What a glyph's procedure paints says how large it is drawn, not the box its "d1"
+    declares: glyphs that paint nothing, set at 0.12, stay tiny (hidden)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 20), "Notice", fontsize=10)
+    blank = b"0 0 0 0 24 40 d1"
+    font = letter_and_dot_font(doc, letter=("a", blank, ".5"), dot=(blank, ".5"), box="0 0 24 40")
+    set_resource(page, "Font/T3", f"{font} 0 R")
+    append_content(page, b"BT /T3 1 Tf 0.12 0 0 0.12 20 60 Tm [(a)-30000(a)-30000(a)] TJ ET")
+
+    assert [(h.kind, h.text) for h in find_hidden(doc.tobytes())] == [(TINY, "aaa")]
