@@ -29,12 +29,11 @@ def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
 
 def large_type3_fonts(text, ctm, size: float) -> dict[str, float]:  # noqa: ANN001
     """By name, each Type 3 font in which a span of `text` draws some glyph at least
-    `size` points across (what its procedure paints, not the box it declares: a
-    procedure may paint nothing in a large box), with the size it is
-    set in there (as `get_texttrace` reports it). How large a Type 3 glyph is drawn is
-    for the font's matrix and the glyph's own box to say, not the size set: Ghostscript's
-    bitmap fonts set a gazette's body text at 0.12 units, glyphs 40 units high in a
-    matrix of 1 (vanillapdf's Diário Oficial da União)."""
+    `size` points across, with the size the span sets it in (as `get_texttrace` reports
+    it). How large a Type 3 glyph is drawn is for the font's matrix and what the glyph's
+    procedure paints to say, not the size set (nor the box the procedure declares, which
+    may hold nothing): Ghostscript's bitmap fonts set a gazette's body text at 0.12
+    units, glyphs 40 units high in a matrix of 1 (vanillapdf's Diário Oficial da União)."""
     found: dict[str, float] = {}
     span = text.head
     while span:
