@@ -8,9 +8,10 @@ rewrites such a path as its sides, each a path of one segment with bevelled join
 corner to join, so nothing changes on the page, and MuPDF bounds it by half its width):
 a straight side a box crosses is cut around it (Liang and Barsky's clip), a curve is
 halved (de Casteljau) until each piece's points lie clear of the box or the piece is
-too small to matter, and what lay under the box is left out. Where two sides met, a
-square cap closes the corner (a straight side with butt caps is lengthened by half its
-width there instead, so the path's own ends keep their caps)."""
+too small to matter, and what lay under the box is left out. The path's own ends keep
+their caps; where two sides met at a corner, a piece is lengthened along its tangent by
+half its width, which draws the square that closes the corner as the join did (round
+caps close it themselves), and where a curve runs on smoothly nothing is added."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ BAND_PT = 2.0
 # Halvings of a curve a box comes near before what is left of it near the box is taken
 # as under it: a 2,000-point curve down to half a point.
 CURVE_HALVINGS = 12
+# Sides meeting at less than a degree run on smoothly: their butt caps meet flush.
+CORNER_COS = math.cos(math.radians(1))
 
 
 def redaction_reach(width: float, join: int, miter: float) -> float:
@@ -61,7 +64,7 @@ class Piece(NamedTuple):
 
 def stroke_sides(
     subpaths: list[list[Segment]], state: PathState, boxes: Sequence[Rect]
-) -> tuple[list[Piece], list[Piece]] | None:
+) -> list[Piece] | None:
     """The sides of a stroked path, each a path of its own, what the boxes cover of
     them cut away, when a box comes within `redaction_reach` of the path's box (the
     redaction would take the path) but holds none of its ink whole (a side whose ink
@@ -69,10 +72,8 @@ def stroke_sides(
     transformation skews it: `boxes_in`). Redaction then takes only what lies under a box,
     where it took the whole path: a border around a redacted phone number (pdfplumber's
     cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's pr12564.pdf), a grid as
-    one path, a callout pointing at an address. The sides come in two lists: the sides
-    of subpaths of one side, which keep their caps (a cut end lies clear of the box by
-    more than any cap reaches), and sides that met another, whose corners square caps
-    close."""
+    one path, a callout pointing at an address. A cut end lies clear of the box by more
+    than any cap reaches."""
     ctm, width = state.ctm, state.width
     reach = max(width, 1.0) / 2  # of the ink
     grown = boxes_in(boxes, ctm, reach)
@@ -92,15 +93,16 @@ def stroke_sides(
     # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
     cut_around = boxes_in(boxes, ctm, 0.0, page_reach=2 * reach * widest)
     bounded = boxes_in(boxes, ctm, 0.0, page_reach=reach * widest)
-    alone: list[Piece] = []
-    joined: list[Piece] = []
-    # Butt caps (the default), undashed: a straight piece is lengthened by half the width
-    # where its side met another, which draws the square cap that closes the corner, and
-    # keeps butt caps where the path ends or a box cut it (an open polyline's ends grew
-    # half its width each, iText's flattenPolyLineAnnotationTest).
-    lengthen = state.cap == 0 and not state.dash[0]
+    sides_out: list[Piece] = []
+    # Butt or square caps, undashed: each piece is drawn with butt caps and lengthened
+    # by half the width where its side met another at a corner, which draws the square
+    # the join did, and with square caps where the path ends (square caps on every
+    # piece drew an open arc's ends 4 points long, gofpdf's Circle_figures.pdf, and
+    # stood out of a curve where two of its pieces meet). A box's cut keeps a butt end.
+    # Round caps draw what the join did themselves; lengthened, a dash would move.
+    lengthen = state.cap != 1 and not state.dash[0]
+    squared = state.cap == 2
     for sides in subpaths:
-        group = alone if len(sides) == 1 else joined
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
         along = 0.0  # a dash pattern runs on along a subpath, side after side
         for index, side in enumerate(sides):
@@ -118,65 +120,86 @@ def stroke_sides(
                 pieces = _outside(side[0], side[1], cutters)
             else:
                 pieces = _curve_outside(side, cutters)
-            joints = (closed or index > 0, closed or index < len(sides) - 1)
+            before = sides[index - 1] if index > 0 or closed else None
+            after = sides[(index + 1) % len(sides)] if index < len(sides) - 1 or closed else None
+            corners = (
+                lengthen and (squared if before is None else _corner(before, side)),
+                lengthen and (squared if after is None else _corner(side, after)),
+            )
             for piece, start in pieces:
-                if group is joined and lengthen and len(piece) == 2:
-                    alone.append(Piece(_path_of(_lengthened(piece, side, joints, width / 2)), 0))
-                else:
-                    group.append(Piece(_path_of(piece), along + start))
+                path = _lengthened(piece, side, corners, width / 2)
+                sides_out.append(Piece(path, along + start))
             along += _length(side)
-    return alone, joined
+    return sides_out
 
 
-def _lengthened(piece: Segment, side: Segment, joints: tuple[bool, bool], by: float) -> Segment:
-    """`piece` of `side` lengthened by `by` past each end where the side met another."""
-    (x0, y0), (x1, y1) = piece
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length == 0:
-        return piece
-    dx, dy = (x1 - x0) / length * by, (y1 - y0) / length * by
-    if joints[0] and piece[0] == side[0]:
-        x0, y0 = x0 - dx, y0 - dy
-    if joints[1] and piece[-1] == side[-1]:
-        x1, y1 = x1 + dx, y1 + dy
-    return ((x0, y0), (x1, y1))
+def _corner(first: Segment, then: Segment) -> bool:
+    """Whether the path turns where side `first` ends and side `then` starts (a join
+    draws there); a curve running on smoothly into the next needs nothing between them."""
+    ax, ay = _direction(first[::-1])
+    bx, by = _direction(then)
+    return not (ax or ay) or not (bx or by) or ax * -bx + ay * -by < CORNER_COS
 
 
-def _path_of(piece: Segment) -> bytes:
-    """A segment (two points) or a curve (four) as a path of its own."""
-    numbers = [pdf_number(v) for point in piece for v in point]
-    if len(piece) == 2:
-        return b"%s %s m %s %s l" % tuple(numbers)
-    return b"%s %s m %s %s %s %s %s %s c" % tuple(numbers)
+def _direction(side: Segment) -> Point:
+    """The unit vector from the side's first point toward the next point apart from it
+    (its tangent there), or (0, 0) when every point is the first."""
+    x0, y0 = side[0]
+    for x, y in side[1:]:
+        length = math.hypot(x - x0, y - y0)
+        if length > 0:
+            return ((x - x0) / length, (y - y0) / length)
+    return (0.0, 0.0)
 
 
-def stroked(edges: tuple[list[Piece], list[Piece]], paint: bytes, state: PathState) -> bytes:
-    """The sides, each a path of one segment: no corner to join, so bevelled joins draw
+def _lengthened(piece: Segment, side: Segment, corners: tuple[bool, bool], by: float) -> bytes:
+    """`piece` of `side` as a path of its own, lengthened by `by` along its tangent past
+    each end that is a corner of the path: a segment's ends move, a curve gains a
+    straight stretch there."""
+    head = _past(piece, by) if corners[0] and piece[0] == side[0] else None
+    tail = _past(piece[::-1], by) if corners[1] and piece[-1] == side[-1] else None
+    if len(piece) == 2:  # still one segment: its ends move
+        return _path_of((head or piece[0], tail or piece[1]))
+    return _path_of(piece, head, tail)
+
+
+def _past(piece: Segment, by: float) -> Point:
+    """The point `by` back from the piece's first point, along its tangent there."""
+    dx, dy = _direction(piece)
+    return (piece[0][0] - dx * by, piece[0][1] - dy * by)
+
+
+def _path_of(piece: Segment, head: Point | None = None, tail: Point | None = None) -> bytes:
+    """A segment (two points) or a curve (four) as a path of its own, with a straight
+    stretch from `head` to its start and from its end to `tail` where given."""
+    at = [b"%s %s" % (pdf_number(x), pdf_number(y)) for x, y in piece]
+    path = b"%s m " % at[0] if head is None else b"%s %s m %s l " % (*map(pdf_number, head), at[0])
+    path += b"%s l" % at[1] if len(piece) == 2 else b"%s %s %s c" % tuple(at[1:])
+    if tail is not None:
+        path += b" %s %s l" % tuple(map(pdf_number, tail))
+    return path
+
+
+def stroked(pieces: list[Piece], paint: bytes, state: PathState) -> bytes:
+    """The sides, each a path of its own: no corner to join, so bevelled joins draw
     them as before and keep MuPDF's redaction from looking past them as far as a
     mitred corner could reach (`redaction_reach`). A dashed path's pattern is started
-    on each piece where it stood there. The line join, the cap and the dash pattern in
-    force are set again after them, not restored with "Q": `paint` may set a colour
-    later painting relies on (MuPDF's filter writes it between a path and its
-    painting)."""
+    on each piece where it stood there. The line join and the dash pattern in force are
+    set again after them, not restored with "Q": `paint` may set a colour later
+    painting relies on (MuPDF's filter writes it between a path and its painting)."""
     lengths, phase = state.dash
 
     def dash(offset: float) -> bytes:
         return b"[%s] %s d " % _dash_from(lengths, phase, offset)
 
-    alone, joined = (
-        [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in group]
-        for group in edges
-    )
-    if joined and not lengths:
-        # Square caps close each corner the sides met at, as the join did (on a dashed
-        # path they would lengthen every dash).
-        alone.append(b"2 J " + b" ".join(joined) + b" %d J" % state.cap)
-    else:
-        alone += joined
+    drawn = [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in pieces]
     restored = b" %d j" % state.join
+    if state.cap == 2 and not lengths:  # lengthened in place of their square caps
+        drawn.insert(0, b"0 J")
+        restored += b" 2 J"
     if lengths:  # as it was set, for the paths after these
         restored += b" [%s] %s d" % (b" ".join(map(pdf_number, lengths)), pdf_number(phase))
-    return b"2 j " + b" ".join(alone) + restored
+    return b"2 j " + b" ".join(drawn) + restored
 
 
 def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[bytes, bytes]:

@@ -1,0 +1,88 @@
+"""Burn-in redraws a stroked path a mark comes near as its sides (`stroke_pieces.py`),
+and the sides keep the path's look away from the box: its own ends keep their caps,
+and where its curves run on smoothly nothing is drawn between them.
+
+gofpdf's Circle_figures.pdf draws arcs 8.5 pt wide with butt caps, a caption's box 40
+points above them (within the reach of their mitred joins, so MuPDF's redaction would
+take them whole). Redrawn with square caps on every side, each arc's ends grew 4 points
+longer, and a circle's curves stood out where they met."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+import pytest
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content
+
+# Half an ellipse, open at the bottom: three curves 8.5 wide (gofpdf's arc), whose top
+# comes 22 points below the caption's box.
+ARC = (
+    b"184.25 546.61 m 184.25 556.51 173.04 566.22 155.91 571.16 c"
+    b" 138.77 576.11 116.35 576.11 99.21 571.16 c 82.07 566.22 70.87 556.51 70.87 546.61 c"
+)
+DPI = 144
+
+
+def _grey(pdf: bytes) -> np.ndarray:
+    pixmap = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(
+        dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False
+    )
+    return np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
+
+
+def changed_beside_the_box(outline: bytes) -> tuple[int, bool]:
+    """`outline` drawn below "Item Jane Roe", a mark on "Roe" burned in: how many pixels
+    outside the box changed by more than a third of black, and whether the release
+    passes the gate."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 190), "Item Jane Roe", fontsize=12)
+    append_content(page, outline)
+    pdf = doc.tobytes()
+    box = pymupdf.Rect(next(w[:4] for w in doc[0].get_text("words") if w[4] == "Roe"))
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    changed = np.abs(_grey(pdf).astype(int) - _grey(output)) > 96
+    scale = DPI / 72
+    changed[
+        int(box.y0 * scale) - 3 : int(box.y1 * scale) + 4,
+        int(box.x0 * scale) - 3 : int(box.x1 * scale) + 4,
+    ] = False
+    return int(changed.sum()), verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize("cap", [0, 1, 2], ids=["butt", "round", "square"])
+def test_an_open_arc_beside_a_mark_keeps_its_ends_and_curves_as_drawn(cap: int) -> None:
+    changed, passes = changed_beside_the_box(b"q 8.5 w %d J 0 G " % cap + ARC + b" S Q")
+
+    assert changed == 0
+    assert passes
+
+
+def test_a_polyline_with_butt_caps_keeps_its_corner_closed_and_its_ends_square() -> None:
+    """A right-angled corner between two sides still gets the square its mitred join
+    drew (half the width past each side), and the open ends stay butt."""
+    changed, passes = changed_beside_the_box(
+        b"q 6 w 0 G 70 520 m 120 570 l 170 520 l 220 570 l S Q"
+    )
+
+    assert changed == 0
+    assert passes
+
+
+def test_a_closed_ring_of_curves_beside_a_mark_is_drawn_as_before() -> None:
+    ring = (
+        b"180 520 m 180 540 150 556 120 556 c 90 556 60 540 60 520 c"
+        b" 60 500 90 484 120 484 c 150 484 180 500 180 520 c"
+    )
+    changed, passes = changed_beside_the_box(b"q 8 w 0 G " + ring + b" S Q")
+
+    assert changed == 0
+    assert passes
