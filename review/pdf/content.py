@@ -15,6 +15,7 @@ from pymupdf import mupdf
 
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
 from review.pdf.image_coded import under_image_codec
+from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
 
 _DELIMS = b"()<>[]{}/%"
 # Content streams are read up to this size: a bigger one is a compression bomb.
@@ -166,7 +167,9 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
       colour, full ink for a separation (an Adobe technical note, pdfcpu's
       5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
       black);
-    - a clip to no path gets an empty rectangle (`empty_clips`).
+    - a clip to no path gets an empty rectangle (`empty_clips`);
+    - a path that clips and is painted is painted, then made the clip with "W n"
+      (`painted_clips`).
 
     Returns the streams that draw an inline image (for `inline_images`, which would
     otherwise read every stream again)."""
@@ -203,6 +206,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
             spelled = text_objects_placed(spelled)
         if EMPTY_CLIP.search(spelled):
             spelled = empty_clips_spelled_out(spelled, operations(spelled))
+        if PAINTED_CLIP.search(spelled):
+            spelled = painted_clips_spelled_out(spelled, operations(spelled))
         if spelled != data:
             doc.update_stream(xref, spelled)
     return inline_images

@@ -40,7 +40,11 @@ from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
 from review.pdf.stroke_pieces import stroke_band, stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
+    FILL_AND_STROKES,
+    FILLS,
+    PAINTS,
     PATH_OPERANDS,
+    STROKES,
     Matrix,
     PathState,
     Rect,
@@ -53,12 +57,8 @@ from review.pdf.user_space import (
     pdf_number,
 )
 
-FILLS = (b"f", b"F", b"f*")
-FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")
 FILL_OF = {b"B": b"f", b"B*": b"f*", b"b": b"f", b"b*": b"f*"}
-STROKES = (b"S", b"s")
 # What ends a path: painting it (or not: "n"), or making it the clip ("W n").
-PAINTS = (*FILLS, *FILL_AND_STROKES, *STROKES)
 PAINTS_AND_CLIPS = (*PAINTS, b"n", b"W", b"W*")
 PATH_OPERATORS = (b"m", b"l", b"c", b"v", b"y", b"h", b"re")
 # Points two rectangles of one path may overlap by and still be taken as side by side.

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pymupdf import mupdf
 
 from review.pdf.content import operations
+from review.pdf.user_space import PAINTS
 
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)
 _OCG = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_OCG)
@@ -102,7 +103,6 @@ def _unescaped(match: re.Match[bytes]) -> bytes:
 # Inside a hidden section, painting is suppressed but graphics state still changes
 # (ISO 32000-1, 8.11.3.2), so only painting operators are cut: paths are ended with
 # "n", shown text dropped ("'" keeps its line move), XObjects and shadings skipped.
-_PATH_PAINT = {b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 _DROP = {b"Tj", b"TJ", b"Do", b"sh", b"BI"}
 
 
@@ -125,7 +125,7 @@ def filter_optional_content(data: bytes, hidden: Callable[[list[bytes]], bool]) 
         elif op == b"EMC":
             if stack:
                 stack.pop()
-        if inside_hidden and op in _PATH_PAINT:
+        if inside_hidden and op in PAINTS:
             out.append(b" n")
         elif inside_hidden and op in (b"'", b'"'):
             out.append(b" T*")

@@ -18,6 +18,11 @@ GAP = 0.05
 # How many numbers each path operator takes ("re": x, y, width, height; the others
 # their points' coordinates).
 PATH_OPERANDS = {b"re": 4, b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"h": 0}
+# The operators that paint a path.
+FILLS = (b"f", b"F", b"f*")
+FILL_AND_STROKES = (b"B", b"B*", b"b", b"b*")
+STROKES = (b"S", b"s")
+PAINTS = (*FILLS, *FILL_AND_STROKES, *STROKES)
 # A matrix entry this small against the others is float noise (`axis_scales`).
 _NOISE = 1e-6
 
