@@ -37,6 +37,7 @@ from review.pdf.finder import Finder
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, page_hidden
 from review.pdf.layers import layers_on
+from review.pdf.misplaced_objects import open_settled
 from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
 from review.pdf.ocr import OcrCache, OcrDeferred, PageReader, ocr_available, tessdata_dir
 from review.pdf.pagetext import (
@@ -110,10 +111,7 @@ class DetectionResult:
 
 def _open(pdf: bytes | str | pathlib.Path) -> pymupdf.Document:
     try:
-        if isinstance(pdf, bytes | bytearray):
-            doc = pymupdf.open(stream=bytes(pdf), filetype="pdf")
-        else:
-            doc = pymupdf.open(pathlib.Path(pdf), filetype="pdf")
+        doc = open_settled(bytes(pdf) if isinstance(pdf, bytes | bytearray) else pathlib.Path(pdf))
     except Exception as exc:
         raise DetectionError(f"document: cannot open ({type(exc).__name__})") from None
     if doc.needs_pass:

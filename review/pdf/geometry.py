@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import pymupdf
 
+from review.pdf.misplaced_objects import open_settled
+
 
 class Box(NamedTuple):
     x0: float
@@ -93,7 +95,7 @@ def shown_layout(
     pdf: bytes, boxes: Sequence[tuple[int, Box]]
 ) -> tuple[list[PageGeometry], list[ShownBox]]:
     """Every page's shown size, and each (page, normalized box) as it appears on it."""
-    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+    with open_settled(pdf) as doc:
         pages = [PageGeometry(page.number, page.rect.width, page.rect.height) for page in doc]
         shown = []
         for number, box in boxes:
@@ -111,7 +113,7 @@ def shown_layout(
 def boxes_from_shown(pdf: bytes, shown: Sequence[tuple[int, ShownBox]]) -> list[Box]:
     """Each (page, box drawn on the page as shown) as a normalized box on the unrotated
     page. Pages must exist."""
-    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+    with open_settled(pdf) as doc:
         return [
             box_from_display(
                 doc[number], box.left, box.top, box.left + box.width, box.top + box.height

@@ -43,6 +43,7 @@ import pymupdf
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.layers import layers_on
+from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
 from review.pdf.painters import Painters, to_rgb
 from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
@@ -120,10 +121,8 @@ def find_hidden(
     one kind merged."""
     if isinstance(pdf, pymupdf.Document):
         doc = pdf
-    elif isinstance(pdf, bytes):
-        doc = pymupdf.open(stream=pdf, filetype="pdf")
     else:
-        doc = pymupdf.open(pdf, filetype="pdf")
+        doc = open_settled(pdf if isinstance(pdf, bytes) else pathlib.Path(pdf))
     if doc is not pdf:
         prepare_to_read(doc)  # as detection read the pages and hashed their glyphs
     try:

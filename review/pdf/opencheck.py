@@ -20,6 +20,7 @@ from pathlib import Path
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.misplaced_objects import open_settled
 from review.pdf.render import CRASHED, NO_SUCH_PAGE, TIMEOUT, PdfUnrenderable, page_pixmap
 
 pymupdf.TOOLS.mupdf_display_errors(False)  # messages are collected, never printed
@@ -91,10 +92,7 @@ def open_check(source: Path | bytes, *, max_pages: int) -> OpenCheck:
     damage. A file encrypted with an owner password only opens and is admitted."""
     pymupdf.TOOLS.mupdf_warnings(reset=True)
     try:
-        if isinstance(source, bytes):
-            doc = pymupdf.open(stream=source, filetype="pdf")
-        else:
-            doc = pymupdf.open(str(source), filetype="pdf")
+        doc = open_settled(source)
     except Exception as exc:  # MuPDF raises several types for unreadable input
         handler = _unknown_security_handler(exc)
         if handler is not None:
@@ -262,7 +260,7 @@ def _child(page_seconds: int) -> None:
     cpu = CHILD_START_SECONDS + page_seconds * 4
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     out = sys.stdout
-    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+    with open_settled(pdf) as doc:
         for number in range(doc.page_count):
             print(f"start {number}", file=out, flush=True)
             signal.alarm(page_seconds)  # no handler: the default action ends the child

@@ -40,6 +40,7 @@ from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.glyph_outlines import KeptOutline, outlines_beside
 from review.pdf.inline_images import inline_colour_spaces_named
+from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import drawn_on_screen
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
@@ -76,7 +77,7 @@ class RedactionMark:
 
 
 def open_pdf(pdf: bytes) -> pymupdf.Document:
-    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    doc = open_settled(pdf)
     if doc.needs_pass:
         doc.close()
         raise ValueError("encrypted PDF")

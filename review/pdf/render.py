@@ -43,6 +43,8 @@ from collections import Counter, defaultdict
 
 import pymupdf
 
+from review.pdf.misplaced_objects import open_settled
+
 pymupdf.TOOLS.mupdf_display_errors(False)  # collected, never printed (content may show)
 
 REVIEW_DPI = 100
@@ -185,7 +187,7 @@ def page_pixmap(doc: pymupdf.Document, page: int, dpi: int = REVIEW_DPI) -> pymu
 
 def page_png(pdf: bytes | pymupdf.Document, page: int, dpi: int = REVIEW_DPI) -> bytes:
     """One page as PNG bytes (rotation applied, annotations included), under the limits."""
-    doc = pymupdf.open(stream=pdf, filetype="pdf") if isinstance(pdf, bytes) else pdf
+    doc = open_settled(pdf) if isinstance(pdf, bytes) else pdf
     try:
         if doc.needs_pass:
             raise ValueError("encrypted PDF")
