@@ -22,6 +22,9 @@ _COLLECTION_REFERENCE = re.compile(rb"/(?:Registry|Ordering)\s*(\d+)\s+\d+\s+R")
 _CMAP_PROGRAM = re.compile(rb"(?:\s*%[^\r\n]*)*\s*/CIDInit\s*/ProcSet\s+findresource")
 # What else a CMap program names itself by: its /CMapName, and its comments on lines of
 # their own ("%%Title: (Adobe-Identity-UCS Adobe Identity 0)").
+# Where an ICC profile's signature "acsp" (36 bytes into its header) may end: a header
+# after up to 96 stray bytes.
+_HEADER_REACH = 36 + 96 + 4
 CMAP_NAMES = re.compile(rb"/CMapName\s*/[^\s/\[\]()<>{}%]+|^%[^\r\n]*", re.M)
 
 
@@ -49,8 +52,10 @@ def is_colour_profile(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
     """An ICC profile (an ICCBased colour space's stream: /N components, and the
     profile signature in its header). Colour data; its text tags name the profile's
     maker ("Copyright 2002 - 2003 Apple Computer Inc."), never the document's text, and
-    a reviewer who redacts "Apple Computer" on a page must still be able to release it."""
-    return doc.xref_get_key(xref, "N")[0] == "int" and data[36:40] == b"acsp"
+    a reviewer who redacts "Apple Computer" on a page must still be able to release it.
+    The header may follow a few stray bytes (Acrobat Distiller 4.0 for the Mac wrote 24
+    before it, icepdf's xr_650.pdf; MuPDF then draws in the /Alternate space)."""
+    return doc.xref_get_key(xref, "N")[0] == "int" and data.find(b"acsp", 36, _HEADER_REACH) >= 0
 
 
 def is_cmap_program(doc: pymupdf.Document, xref: int, data: bytes) -> bool:

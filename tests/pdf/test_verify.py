@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pathlib
+from collections.abc import Callable
 
 import pymupdf
 import pytest
@@ -884,18 +885,37 @@ def _painted_in_an_icc_colour(doc: pymupdf.Document, profile: bytes) -> None:
     )
 
 
-def test_a_colour_profile_naming_a_redacted_company_is_no_leak() -> None:
+def _image_in_an_icc_colour(doc: pymupdf.Document, profile: bytes) -> None:
+    """A photo whose colour space is the profile: redaction rewrites no image, so the
+    profile stays whatever MuPDF makes of it."""
+    xref = _stream_object(doc, "<</N 3/Alternate/DeviceRGB>>", profile)
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False)
+    photo.set_rect(photo.irect, (40, 90, 160))
+    image = doc[0].insert_image(pymupdf.Rect(300, 300, 400, 400), pixmap=photo)
+    doc.xref_set_key(image, "ColorSpace", f"[/ICCBased {xref} 0 R]")
+
+
+@pytest.mark.parametrize(
+    ("stray", "painted_in"),
+    [(0, _painted_in_an_icc_colour), (24, _image_in_an_icc_colour)],
+    ids=["as written", "after stray bytes"],
+)
+def test_a_colour_profile_naming_a_redacted_company_is_no_leak(
+    stray: int, painted_in: Callable[[pymupdf.Document, bytes], None]
+) -> None:
     """A slide deck's sRGB profile says "Apple Computer Inc." (pdfminer's
-    nlp2004slides.pdf); so did a company the reviewer redacted on the page."""
+    nlp2004slides.pdf); so did a company the reviewer redacted on the page. Acrobat
+    Distiller 4.0 for the Mac wrote 24 bytes before the header of its photos' profile
+    (icepdf's xr_650.pdf)."""
     doc = _lines(["Shipped by Apple Computer to the requester"])
-    _painted_in_an_icc_colour(doc, _colour_profile("Copyright 2003 Apple Computer Inc."))
+    painted_in(doc, bytes(stray) + _colour_profile("Copyright 2003 Apple Computer Inc."))
     page = doc[0]
     marks = [_mark(page, _word_box(page, "Apple")), _mark(page, _word_box(page, "Computer"))]
     pdf = doc.tobytes()
     output = _release(pdf, marks)
     released = _open(output)
     streams = [released.xref_stream(x) or b"" for x in range(1, released.xref_length())]
-    assert any(data[36:40] == b"acsp" for data in streams), "the profile is still there"
+    assert any(data[stray + 36 : stray + 40] == b"acsp" for data in streams), "still there"
 
     report = verify(pdf, output, marks)
 
