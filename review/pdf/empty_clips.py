@@ -28,8 +28,13 @@ _EMPTY = b"0 0 0 0 re "
 
 
 class Operation(Protocol):
+    """An operation of a content stream, as `content.operations` reads it."""
+
     @property
     def start(self) -> int: ...  # of its first operand, or of the operator when it has none
+
+    @property
+    def end(self) -> int: ...  # of its operator
 
     @property
     def operator(self) -> bytes: ...

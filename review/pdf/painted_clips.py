@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from review.pdf.empty_clips import Operation
 from review.pdf.user_space import PAINTS, PATH_OPERANDS
-
-if TYPE_CHECKING:
-    from review.pdf.content import Operation
 
 # "W" or "W*" then a painting operator: where `painted_clips_spelled_out` has work.
 PAINTED_CLIP = re.compile(rb"(?<![^\s\]>)])W\*?\s+(?:[SsFf]|f\*|[Bb]\*?)(?![^\s/\[<(%])")
