@@ -35,7 +35,7 @@ import pymupdf
 from review.pdf.content import Operation, operations
 from review.pdf.form_fills import StreamOwner, strokes_a_form_may_reach
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
-from review.pdf.seams import opaque_painting, overlapped
+from review.pdf.seams import opaque_painting, overlapped, paints_opaque
 from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
 from review.pdf.stroke_pieces import stroke_band, stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
@@ -161,7 +161,7 @@ def split_rectangle_fills(
         elif name in FILLS and (found := _rectangles(path)):
             rects, windings = found
             even_odd = name == b"f*"
-            pieces = _pieces(rects, windings, state.ctm, boxes, even_odd=even_odd, opaque=opaque)
+            pieces = _pieces(rects, windings, state, boxes, even_odd=even_odd, opaque=opaque)
             if pieces is not None:
                 out += [_up_to(data, cursor, path), _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
@@ -183,9 +183,7 @@ def split_rectangle_fills(
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
                 even_odd = name in (b"B*", b"b*")
-                pieces = _pieces(
-                    rects, windings, state.ctm, boxes, even_odd=even_odd, opaque=opaque
-                )
+                pieces = _pieces(rects, windings, state, boxes, even_odd=even_odd, opaque=opaque)
                 filled = (
                     _filled(pieces, fill)
                     if pieces is not None
@@ -224,7 +222,7 @@ def split_rectangle_fills(
             path = []
         elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
             band = stroke_band(subpaths, state)
-            pieces = band and _pieces([band], [1], state.ctm, boxes, even_odd=False, opaque=opaque)
+            pieces = band and _pieces([band], [1], state, boxes, even_odd=False, opaque=opaque)
             if pieces:
                 # The colour MuPDF's filter writes stays set for what follows.
                 filled = _filled(pieces, b" f")
@@ -295,7 +293,7 @@ def _rectangles(path: list[Operation]) -> tuple[list[Rect], list[int]] | None:
 def _pieces(
     rects: list[Rect],
     windings: list[int],
-    ctm: Matrix,
+    state: PathState,
     boxes: Sequence[Rect],
     *,
     even_odd: bool,
@@ -308,7 +306,9 @@ def _pieces(
     so the pieces painted one by one paint what the path did, in a translucent colour
     too: a header row's cells drawn as one path, two of them overlapping by a thousandth
     of a point, went whole (camelot's EU food-safety tables). Where the page paints
-    nothing translucent (`opaque`), the pieces overlap where they meet (`seams`)."""
+    nothing translucent (`opaque`), or the fill in `state` is opaque, the pieces overlap
+    where they meet (`seams`)."""
+    ctm = state.ctm
     grown = boxes_in(boxes, ctm, 0.0)
     if not grown or inside_any(bounds_of(rects), grown) or not meets_any(bounds_of(rects), grown):
         return None
@@ -321,7 +321,7 @@ def _pieces(
         for box in grown:
             parts = [part for piece in parts for part in minus(piece, box)]
         pieces.extend(parts)
-    return overlapped(pieces, painted, grown, ctm) if opaque else pieces
+    return overlapped(pieces, painted, grown, ctm) if opaque or paints_opaque(state) else pieces
 
 
 def _shape_pieces(

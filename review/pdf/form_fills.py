@@ -54,6 +54,8 @@ _LINE_SETTINGS = (
     ("D", b"d"),
     ("CA", b"CA"),
     ("ca", b"ca"),
+    ("BM", b"BM"),
+    ("SMask", b"SMask"),
 )
 
 

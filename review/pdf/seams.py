@@ -4,9 +4,10 @@
 its own. Where two pieces meet, a rasteriser covers each edge pixel partly, twice, and
 the page shows through: a hairline along every seam, plain on a dark background (a
 code listing's dark panel in pdfcpu's read.go.pdf, a poster's dark panels). Where the
-page paints nothing translucent, `overlapped` grows each piece by a point into the
-area its fill painted, never nearer a box than the gap: same colour over same colour,
-opaque, shows nothing but closes the seam.
+page paints nothing translucent, or the fill itself is opaque (`paints_opaque`),
+`overlapped` grows each piece by a point into the area its fill painted, never nearer
+a box than the gap: same colour over same colour, opaque, shows nothing but closes the
+seam.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import within
 from review.pdf.paintlog import OPAQUE
-from review.pdf.user_space import Matrix, Rect, meets_any
+from review.pdf.user_space import Matrix, PathState, Rect, meets_any
 
 # Points (page space) by which a piece reaches over its neighbours.
 OVERLAP_PT = 1.0
@@ -27,6 +28,14 @@ _NAMES = {
     for name in ("Resources", "ExtGState", "XObject", "Pattern", "ca", "BM", "SMask")
 }
 _BLEND_MODES_OF_NO_EFFECT = ("Normal", "Compatible")
+
+
+def paints_opaque(state: PathState) -> bool:
+    """A fill in `state` covers what lies below: full opacity, a blend mode of no
+    effect, no soft mask. A marketing sheet's dark header band split around a mark
+    showed a seam at each edge of the box, as its page paints logos through soft
+    masks (PSPDFKit's Digital_Signatures.pdf)."""
+    return state.opacities[1] >= OPAQUE and not state.blends and not state.masked
 
 
 def opaque_painting(page: pymupdf.Page) -> bool:

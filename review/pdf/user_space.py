@@ -120,8 +120,9 @@ class PathState(NamedTuple):
     MuPDF's redaction looks past it: `stroke_pieces.redaction_reach`); the cap; the dash
     pattern (its lengths, and the phase it starts at); the stroking colour, as the
     operators that would fill in it (`stroke_pieces.stroke_band`), and its colour space;
-    the stroking and filling opacities a graphics state sets ("CA", "ca"). As a content
-    stream starts."""
+    the stroking and filling opacities a graphics state sets ("CA", "ca"), and whether
+    it sets a blend mode that mixes colours or a soft mask ("BM", "SMask"). As a
+    content stream starts."""
 
     ctm: Matrix = IDENTITY
     width: float = 1.0
@@ -132,11 +133,18 @@ class PathState(NamedTuple):
     stroke_fill: bytes = b"0 g"
     stroke_space: bytes = b"/DeviceGray"
     opacities: tuple[float, float] = (1.0, 1.0)
+    blends: bool = False
+    masked: bool = False
 
     def after(self, operator: bytes, operands: list[bytes]) -> PathState:
         """The state once the operator has run ("cm", "w", "j", "J", "M", "d", the
-        stroking colour's, and "CA" and "ca" as a graphics state sets them); as it was
-        for any other, or for operands that make no sense."""
+        stroking colour's, and "CA", "ca", "BM" and "SMask" as a graphics state sets
+        them); as it was for any other, or for operands that make no sense."""
+        if operator == b"BM":  # a name, or an array of names of which the first is used
+            mode = next((o for o in operands if o.startswith(b"/")), b"/Normal")
+            return self._replace(blends=mode not in (b"/Normal", b"/Compatible"))
+        if operator == b"SMask":
+            return self._replace(masked=operands != [b"/None"])
         if operator in _DEVICE_STROKES:
             fill, space = _DEVICE_STROKES[operator]
             return self._replace(stroke_fill=b" ".join([*operands, fill]), stroke_space=space)
