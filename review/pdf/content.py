@@ -1,4 +1,4 @@
-"""Content streams token by token (Django-free): `read_content`, a lexer just enough to
+"""Content streams token by token (Django-free): a lexer just enough to
 find operators and their operands (`lex`), and `spell_out_for_the_filter`, which writes
 out the operators that MuPDF's content filter, which every redaction runs, would draw
 otherwise (quote operators, moves back to the start of a line).
@@ -11,15 +11,12 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 import pymupdf
-from pymupdf import mupdf
 
+from review.pdf.content_streams import contents_as_one, read_content
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
-from review.pdf.image_coded import under_image_codec
 from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
 
 _DELIMS = b"()<>[]{}/%"
-# Content streams are read up to this size: a bigger one is a compression bomb.
-MAX_CONTENT_BYTES = 64 << 20
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
 _WHITE = b" \t\r\n\f\x00"
@@ -176,12 +173,10 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
     streams: dict[int, float | None] = {}
     for page in doc:
         leading: float | None = 0.0  # a page starts with no leading
-        for xref in page.get_contents():
+        for xref in contents_as_one(doc, page):
             streams.setdefault(xref, leading)
-            # A page's streams run on as one: the next starts with this one's leading,
-            # 0 still where no stream before it sets one (baking annotations puts a "q"
-            # stream before the page's own, PyMuPDF's test-3820.pdf: a run-in heading
-            # after each bullet moved a space right).
+            # Streams that could not be made one run on as one: the next starts with
+            # this one's leading, 0 still where no stream before it sets one.
             if leading is not None and _SETS_LEADING.search(read_content(doc, xref) or b""):
                 leading = None
         for form in page.get_xobjects():
@@ -368,25 +363,6 @@ def _matrix_set_twice(data: bytes) -> bool:
             return True
         last, last_end = operands, match.end()
     return False
-
-
-def read_content(doc: pymupdf.Document, xref: int) -> bytes | None:
-    """The decoded content stream `xref`, or None where it holds no operators to read:
-    damaged (MuPDF draws nothing of it either), a compression bomb (not read whole), or
-    under an image codec's filter, as MuPDF reads it (`image_coded.py`; decoding a JBIG2
-    "content stream", pdf.js's bomb_giant.pdf, took 47 s)."""
-    try:
-        pdf = mupdf.pdf_specifics(doc.this)
-        if under_image_codec(mupdf.pdf_load_object(pdf, xref)):
-            return None
-        buffer, cut_short = mupdf.fz_read_best(
-            mupdf.pdf_open_stream_number(pdf, xref),
-            0,
-            MAX_CONTENT_BYTES,
-        )
-    except (RuntimeError, ValueError, mupdf.FzErrorBase):  # ValueError: no such object
-        return None
-    return None if cut_short else buffer.fz_buffer_extract()
 
 
 def quotes_spelled_out(data: bytes) -> bytes:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.content import read_content
+from review.pdf.content_streams import read_content
 from review.pdf.geometry import Quad, intersects, pdf_to_page, quad
 from review.pdf.glyph_cut import FilterChooser, run_filter
 

@@ -120,6 +120,36 @@ def test_a_move_back_to_the_line_start_in_a_pages_second_stream_survives():
     assert origins(released(pdf)) == before
 
 
+def cut_in_three_streams(pdf: bytes, *cuts: bytes) -> bytes:
+    """`pdf` with its page's content cut into three streams before each of `cuts`, as
+    Illustrator cuts a page's content every 12 KB, between any two operators."""
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    page = doc[0]
+    (own,) = page.get_contents()
+    data = doc.xref_stream(own)
+    first, second = (data.index(cut) for cut in cuts)
+    streams = []
+    for part in (data[:first], data[first:second], data[second:]):
+        xref = doc.get_new_xref()
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, part)
+        streams.append(f"{xref} 0 R")
+    doc.xref_set_key(page.xref, "Contents", f"[{' '.join(streams)}]")
+    return doc.tobytes()
+
+
+def test_a_move_back_to_the_line_start_after_a_leading_set_in_an_earlier_stream_survives():
+    """The first stream sets the leading to 0; the move back, two streams later, came
+    out a glyph to the right (PSPDFKit's Digital_Signatures.pdf, each bullet's line)."""
+    text = b"BT /F1 20 Tf 1 0 0 1 20 150 Tm (-) Tj T* (h) Tj ET"
+    name = b"BT /F1 12 Tf 20 60 Td (Officer Jane Example) Tj ET"
+    pdf = cut_in_three_streams(helvetica_page(b"0 TL " + text + b" " + name), b"BT", b"T*")
+    before = origins(pdf)
+    assert before[1][1] == before[0][1]  # "h" over the bar
+
+    assert origins(released(pdf)) == before
+
+
 @pytest.mark.parametrize(
     "last", [b"(Secret) Tj", b"[(Secret) -500] TJ"], ids=["shown", "shown, then a move"]
 )
