@@ -29,6 +29,7 @@ from pymupdf import mupdf
 from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
 from review.pdf.form_cycles import forms_drawn_once
+from review.pdf.form_line_state import line_state_set_for_forms
 from review.pdf.geometry import (
     Box,
     normalize,
@@ -117,12 +118,14 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     """Ready `doc` for MuPDF's content filter, which every redaction and every cleaning
     save runs: operators it would draw otherwise written out, every form naming its own
     resources and every font it sets, a form drawn inside itself drawn once
-    (`form_cycles`). Returns the text state the forms set, which `save`
+    (`form_cycles`), the line state a form sets written where it is drawn
+    (`form_line_state`). Returns the text state the forms set, which `save`
     restores after it."""
     default_spaces_named(doc)
     inline_images = spell_out_for_the_filter(doc)
     name_every_resource(doc)
     forms_drawn_once(doc)
+    line_state_set_for_forms(doc)
     gs_fonts_named(doc)
     inline_colour_spaces_named(doc, inline_images)
     return explicit_text_state(doc)

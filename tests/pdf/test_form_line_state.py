@@ -1,0 +1,78 @@
+"""A form XObject strokes with the line state it sets itself through burn-in and
+sanitize (`form_line_state`).
+
+openhtmltopdf starts each page with "2 J" (square caps) and draws an SVG's dashed
+border in a form that says "0 J". MuPDF's filter dropped the form's "0 J" as the
+default it assumed, and the dashes took the page's square caps: any burn-in nearly
+closed their gaps (openhtmltopdf's issue-493-svg-styles.pdf)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+import pytest
+
+from review.pdf.geometry import normalize
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.drawing import append_content
+
+DASHED_BORDER = b"[6 4] 0 d 3 w 0 0 m 200 0 l 200 60 l 0 60 l h S"
+
+
+def page_with_a_form(form_content: bytes) -> bytes:
+    """A page that sets square caps and a width of 0.5, draws a form of
+    `form_content` at (100, 500), and says "Call Jane Roe" above it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 150), "Call Jane Roe", fontsize=12)
+    form = doc.get_new_xref()
+    doc.update_object(form, "<</Type/XObject/Subtype/Form/BBox[-10 -10 210 70]>>")
+    doc.update_stream(form, form_content)
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "XObject", f"<</Border {form} 0 R>>")
+    append_content(page, b"2 J 0.5 w q 1 0 0 1 100 500 cm /Border Do Q")
+    return doc.tobytes()
+
+
+def changed_beside_the_box(pdf: bytes) -> tuple[int, bool]:
+    """A mark on "Roe" burned in and sanitized: how many pixels outside the box changed
+    by more than a third of black, and whether the release passes the gate."""
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = page.search_for("Roe")[0]
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+    output = sanitize(burn_in(pdf, [mark]))
+
+    def grey(data: bytes) -> np.ndarray:
+        pixmap = pymupdf.open(stream=data, filetype="pdf")[0].get_pixmap(
+            dpi=144, colorspace=pymupdf.csGRAY, alpha=False
+        )
+        return np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
+
+    changed = np.abs(grey(pdf).astype(int) - grey(output)) > 96
+    changed[
+        int(box.y0 * 2) - 3 : int(box.y1 * 2) + 4, int(box.x0 * 2) - 3 : int(box.x1 * 2) + 4
+    ] = 0
+    return int(changed.sum()), verify(pdf, output, [mark]).ok
+
+
+@pytest.mark.parametrize(
+    "form_content",
+    [b"0 J " + DASHED_BORDER, b"1 w 0 J " + DASHED_BORDER.replace(b"3 w ", b"")],
+    ids=["its own caps", "its own caps and the default width"],
+)
+def test_a_form_that_sets_butt_caps_keeps_them_under_a_page_of_square_caps(
+    form_content: bytes,
+) -> None:
+    changed, passes = changed_beside_the_box(page_with_a_form(form_content))
+
+    assert changed == 0
+    assert passes
+
+
+def test_a_form_that_sets_no_caps_keeps_the_pages() -> None:
+    changed, passes = changed_beside_the_box(page_with_a_form(DASHED_BORDER))
+
+    assert changed == 0
+    assert passes
