@@ -55,7 +55,8 @@ def line_state_set_for_forms(doc: pymupdf.Document) -> None:
             name = match[1].decode("latin-1")
             form = form_xref(doc, doc.xref_get_key(owner, f"Resources/XObject/{name}")[1])
             reset = resets.get(form) if form is not None else None
-            return b"q " + reset + b" " + match[0] + b" Q" if reset else match[0]
+            # Spaced off: a producer may write the name right after an operator ("0 TL/Fm17").
+            return b" q " + reset + b" " + match[0] + b" Q " if reset else match[0]
 
         changed = _DRAWS.sub(wrapped, data)
         if changed != data:

@@ -90,7 +90,7 @@ def _reset_around_forms(
         if form not in shows_text:
             content = read_content(doc, form)
             shows_text[form] = content is not None and b"BT" in content
-        return b"q " + reset + b" " + match[0] + b" Q" if shows_text[form] else match[0]
+        return b" q " + reset + b" " + match[0] + b" Q " if shows_text[form] else match[0]
 
     changed = _DRAWS.sub(wrapped, data)
     if changed != data:

@@ -12,6 +12,8 @@ import numpy as np
 import pymupdf
 import pytest
 
+from review.pdf.content import operations
+from review.pdf.form_line_state import line_state_set_for_forms
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
@@ -21,9 +23,10 @@ from testkit.drawing import append_content
 DASHED_BORDER = b"[6 4] 0 d 3 w 0 0 m 200 0 l 200 60 l 0 60 l h S"
 
 
-def page_with_a_form(form_content: bytes) -> bytes:
+def page_with_a_form(form_content: bytes, *, drawn: bytes = b"/Border Do") -> bytes:
     """A page that sets square caps and a width of 0.5, draws a form of
-    `form_content` at (100, 500), and says "Call Jane Roe" above it."""
+    `form_content` at (100, 500) with `drawn`, and says "Call Jane Roe" above it and
+    "Signed" below it."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 150), "Call Jane Roe", fontsize=12)
@@ -32,7 +35,8 @@ def page_with_a_form(form_content: bytes) -> bytes:
     doc.update_stream(form, form_content)
     resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
     doc.xref_set_key(resources, "XObject", f"<</Border {form} 0 R>>")
-    append_content(page, b"2 J 0.5 w q 1 0 0 1 100 500 cm /Border Do Q")
+    append_content(page, b"2 J 0.5 w q 1 0 0 1 100 500 cm " + drawn + b" Q")
+    page.insert_text((72, 400), "Signed", fontsize=12)
     return doc.tobytes()
 
 
@@ -76,3 +80,18 @@ def test_a_form_that_sets_no_caps_keeps_the_pages() -> None:
 
     assert changed == 0
     assert passes
+
+
+def test_a_form_drawn_right_after_an_operator_leaves_the_operator_whole() -> None:
+    """Written "0 TL/Fm17 Do" (PSPDFKit's Digital_Signatures.pdf): the reset written
+    around it ran into the operator ("TLq"), and the page lost its copyright line."""
+    doc = pymupdf.open(
+        stream=page_with_a_form(b"0 J " + DASHED_BORDER, drawn=b"0 TL/Border Do"),
+        filetype="pdf",
+    )
+
+    line_state_set_for_forms(doc)
+
+    operators = [op.operator for op in operations(doc[0].read_contents())]
+    assert b"TL" in operators
+    assert operators.count(b"q") == operators.count(b"Q")
