@@ -9,15 +9,11 @@ longer, and a circle's curves stood out where they met."""
 
 from __future__ import annotations
 
-import numpy as np
 import pymupdf
 import pytest
 
-from review.pdf.geometry import normalize
-from review.pdf.redact import RedactionMark, burn_in
-from review.pdf.sanitize import sanitize
-from review.pdf.verify import verify
 from testkit.drawing import append_content
+from testkit.pixels import changed_beside_a_mark
 
 # Half an ellipse, open at the bottom: three curves 8.5 wide (gofpdf's arc), whose top
 # comes 22 points below the caption's box.
@@ -25,14 +21,6 @@ ARC = (
     b"184.25 546.61 m 184.25 556.51 173.04 566.22 155.91 571.16 c"
     b" 138.77 576.11 116.35 576.11 99.21 571.16 c 82.07 566.22 70.87 556.51 70.87 546.61 c"
 )
-DPI = 144
-
-
-def _grey(pdf: bytes) -> np.ndarray:
-    pixmap = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(
-        dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False
-    )
-    return np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
 
 
 def changed_beside_the_box(outline: bytes) -> tuple[int, bool]:
@@ -43,19 +31,7 @@ def changed_beside_the_box(outline: bytes) -> tuple[int, bool]:
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 190), "Item Jane Roe", fontsize=12)
     append_content(page, outline)
-    pdf = doc.tobytes()
-    box = pymupdf.Rect(next(w[:4] for w in doc[0].get_text("words") if w[4] == "Roe"))
-    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
-
-    output = sanitize(burn_in(pdf, [mark]))
-
-    changed = np.abs(_grey(pdf).astype(int) - _grey(output)) > 96
-    scale = DPI / 72
-    changed[
-        int(box.y0 * scale) - 3 : int(box.y1 * scale) + 4,
-        int(box.x0 * scale) - 3 : int(box.x1 * scale) + 4,
-    ] = False
-    return int(changed.sum()), verify(pdf, output, [mark]).ok
+    return changed_beside_a_mark(doc.tobytes(), "Roe")
 
 
 @pytest.mark.parametrize("cap", [0, 1, 2], ids=["butt", "round", "square"])

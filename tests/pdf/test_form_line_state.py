@@ -8,17 +8,13 @@ closed their gaps (openhtmltopdf's issue-493-svg-styles.pdf)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pymupdf
 import pytest
 
 from review.pdf.content import operations
 from review.pdf.form_line_state import line_state_set_for_forms
-from review.pdf.geometry import normalize
-from review.pdf.redact import RedactionMark, burn_in
-from review.pdf.sanitize import sanitize
-from review.pdf.verify import verify
 from testkit.drawing import append_content
+from testkit.pixels import changed_beside_a_mark
 
 DASHED_BORDER = b"[6 4] 0 d 3 w 0 0 m 200 0 l 200 60 l 0 60 l h S"
 
@@ -40,27 +36,6 @@ def page_with_a_form(form_content: bytes, *, drawn: bytes = b"/Border Do") -> by
     return doc.tobytes()
 
 
-def changed_beside_the_box(pdf: bytes) -> tuple[int, bool]:
-    """A mark on "Roe" burned in and sanitized: how many pixels outside the box changed
-    by more than a third of black, and whether the release passes the gate."""
-    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
-    box = page.search_for("Roe")[0]
-    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
-    output = sanitize(burn_in(pdf, [mark]))
-
-    def grey(data: bytes) -> np.ndarray:
-        pixmap = pymupdf.open(stream=data, filetype="pdf")[0].get_pixmap(
-            dpi=144, colorspace=pymupdf.csGRAY, alpha=False
-        )
-        return np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
-
-    changed = np.abs(grey(pdf).astype(int) - grey(output)) > 96
-    changed[
-        int(box.y0 * 2) - 3 : int(box.y1 * 2) + 4, int(box.x0 * 2) - 3 : int(box.x1 * 2) + 4
-    ] = 0
-    return int(changed.sum()), verify(pdf, output, [mark]).ok
-
-
 @pytest.mark.parametrize(
     "form_content",
     [b"0 J " + DASHED_BORDER, b"1 w 0 J " + DASHED_BORDER.replace(b"3 w ", b"")],
@@ -69,14 +44,14 @@ def changed_beside_the_box(pdf: bytes) -> tuple[int, bool]:
 def test_a_form_that_sets_butt_caps_keeps_them_under_a_page_of_square_caps(
     form_content: bytes,
 ) -> None:
-    changed, passes = changed_beside_the_box(page_with_a_form(form_content))
+    changed, passes = changed_beside_a_mark(page_with_a_form(form_content), "Roe")
 
     assert changed == 0
     assert passes
 
 
 def test_a_form_that_sets_no_caps_keeps_the_pages() -> None:
-    changed, passes = changed_beside_the_box(page_with_a_form(DASHED_BORDER))
+    changed, passes = changed_beside_a_mark(page_with_a_form(DASHED_BORDER), "Roe")
 
     assert changed == 0
     assert passes
