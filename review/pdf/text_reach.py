@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from review.pdf.geometry import Quad, intersects
+from review.pdf.geometry import BoxGrid, Quad, intersects
 from review.pdf.word_geometry import SLANT
 from review.pdf.words import words_of
 
@@ -19,7 +19,9 @@ _CLEAR = 0.05
 # Points either side of the middle of a line a box holds that its text box keeps.
 _HELD = 1.0
 # Points a line's box may miss a word of it by (float noise).
-_ROUNDING = (-0.01, -0.01, 0.01, 0.01)
+_ROUNDING = 0.01
+# Points around a word within which the lines that may hold it are looked for.
+_SLACK = 2 * _ROUNDING
 # A word of text: its box (x0, y0, x1, y1), and whether its line runs along x (else
 # along y). Words of slanted lines are left out: a box is never narrowed off them.
 Word = tuple[Quad, bool]
@@ -32,31 +34,50 @@ def text_words(page: pymupdf.Page) -> tuple[list[Word], bool]:
     it whole, or of one that holds its centre (a diagonal stamp's word has its centre
     on a line of the text it is stamped over)."""
     textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
-    lines = [
-        (pymupdf.Rect(line["bbox"]), line["dir"])
+    lines: list[tuple[Quad, tuple[float, float]]] = [
+        (tuple(line["bbox"]), line["dir"])
         for block in textpage.extractDICT()["blocks"]
         for line in block.get("lines", ())
     ]
     across = all(abs(sin) < 0.01 for _, (_, sin) in lines)
     slanted = not across and any(min(abs(cos), abs(sin)) >= SLANT for _, (cos, sin) in lines)
+    # Only the lines near a word are looked at: a page of rotated tables, thousands of
+    # words and lines, took minutes (PdfPig's fseprd1102849.pdf).
+    grid = None if across else BoxGrid.over([box for box, _ in lines])
     words: list[Word] = []
     for x0, y0, x1, y1, *_ in words_of(textpage):
         if not (x0 < x1 and y0 < y1):
             continue
-        if across:
+        if grid is None:  # every line runs along x
             words.append(((x0, y0, x1, y1), True))
             continue
-        word = pymupdf.Rect(x0, y0, x1, y1)
-        holding = [(box.get_area(), way) for box, way in lines if word in box + _ROUNDING]
-        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        near = [lines[i] for i in grid.near((x0 - _SLACK, y0 - _SLACK, x1 + _SLACK, y1 + _SLACK))]
+        holding = [(_area(box), way) for box, way in near if _holds(box, (x0, y0, x1, y1))]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         cos, sin = (
             min(holding)[1]
             if holding
-            else next((way for box, way in lines if centre in box), (1.0, 0.0))
+            else next(
+                (way for (a, b, c, d), way in near if a <= cx < c and b <= cy < d), (1.0, 0.0)
+            )
         )
         if abs(sin) < 0.01 or abs(cos) < 0.01:
             words.append(((x0, y0, x1, y1), abs(sin) < 0.01))
     return words, slanted
+
+
+def _area(box: Quad) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _holds(box: Quad, word: Quad) -> bool:
+    """The line's box, give or take `_ROUNDING`, holds the word's."""
+    return (
+        box[0] - _ROUNDING <= word[0]
+        and word[2] <= box[2] + _ROUNDING
+        and box[1] - _ROUNDING <= word[1]
+        and word[3] <= box[3] + _ROUNDING
+    )
 
 
 def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:

@@ -134,3 +134,24 @@ def test_glyphs_a_box_covers_go_and_those_it_only_grazes_stay() -> None:
     drop_covered_glyphs(page, [quad(bing), quad(half_of_t)])
 
     assert [w[4] for w in page.get_text("words")] == ["tiddle"]
+
+
+def test_each_word_takes_the_direction_of_the_line_that_holds_it() -> None:
+    """Words running down a table's turned header, among words running across (found
+    through a grid of the lines near each word: a page of thousands of turned words
+    took minutes, PdfPig's fseprd1102849.pdf)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=400)
+    for column in range(12):
+        page.insert_text((60 + 25 * column, 150), f"Header {column}", fontsize=9, rotate=90)
+        page.insert_text((60 + 25 * column, 200), f"c{column}", fontsize=9)
+    page = pymupdf.open(stream=doc.tobytes(), filetype="pdf")[0]
+    texts = {tuple(w[:4]): w[4] for w in page.get_text("words")}
+
+    words, slanted = text_words(page)
+
+    assert not slanted
+    across = {texts[box] for box, along_x in words if along_x}
+    down = {texts[box] for box, along_x in words if not along_x}
+    assert across == {f"c{column}" for column in range(12)}
+    assert down == {"Header"} | {str(column) for column in range(12)}
