@@ -79,7 +79,12 @@ def holds(edges: tuple[Edge, ...] | list[Edge], even_odd: bool, point: Point) ->
     x, y = point
     crossings = winding = 0
     for a, b in edges:
-        if segment_distance(point, a, b) < EDGE_PT:
+        # Only a point within an edge's box, grown by `EDGE_PT`, may lie that near it.
+        if (
+            min(a[0], b[0]) - EDGE_PT < x < max(a[0], b[0]) + EDGE_PT
+            and min(a[1], b[1]) - EDGE_PT < y < max(a[1], b[1]) + EDGE_PT
+            and segment_distance(point, a, b) < EDGE_PT
+        ):
             return None
         if (a[1] <= y) != (b[1] <= y) and a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) > x:
             crossings += 1

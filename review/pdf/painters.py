@@ -38,6 +38,8 @@ COVERED_SHARE = 0.9
 # many levels of 255) but for this share of its pixels (anti-aliased edges).
 SHOW_THROUGH_DELTA = 48
 SHOW_THROUGH_SHARE = 0.02
+# Whether a fill or stroke paints a point: yes, no, or perhaps (None).
+Shape = Callable[[Point], bool | None]
 
 
 class Painters:
@@ -59,7 +61,7 @@ class Painters:
                 Quad,
                 tuple[float, float, float] | None,
                 float,
-                Callable[[Point], bool | None] | None,
+                Shape | None,
             ]
         ] = []
         fills, strokes = {}, {}
@@ -91,7 +93,7 @@ class Painters:
                     continue
                 colour, exact = to_rgb(drawing["fill"]), _is_rectangle(drawing)
                 opacity = paint.see_through.get(seqno, 1.0)
-                shape = None if exact else functools.partial(_holds, drawing)
+                shape: Shape | None = None if exact else functools.partial(_holds, drawing)
                 self._grounds.append((seqno, reach, colour, opacity, shape))
                 if opacity >= OPAQUE:
                     for piece in [reach] if exact else _filled_rectangles(drawing):
@@ -101,7 +103,7 @@ class Painters:
                 drawing = strokes[seqno]
                 colour, opacity = to_rgb(drawing["color"]), paint.see_through.get(seqno, 1.0)
                 bands = stroke_bands.bands(drawing)
-                shape = functools.partial(stroke_bands.holds, drawing, bands)
+                shape = stroke_bands.holder(drawing, bands)
                 self._grounds.append((seqno, reach, colour, opacity, shape))
                 if opacity >= OPAQUE:
                     for band in bands:

@@ -4,7 +4,7 @@ badge drawn as a thick red line with round caps stand on red, not on the white p
 
 From a drawing of `Page.get_drawings` (its width and items in page space): `bands`
 are the upright rectangles its straight upright sides paint for certain (what covers a
-glyph); `holds` says whether it paints a point: yes inside such a band, perhaps near
+glyph); `holder` says whether it paints a point: yes inside such a band, perhaps near
 any other side or curve (its caps, its joins, a slanted side), no away from all.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 
 import pymupdf
 
@@ -61,22 +62,50 @@ def _ends(drawing: dict) -> list[tuple[float, float]]:
     return [tip for tip, count in tips.items() if count == 1]
 
 
-def holds(drawing: dict, painted: list[Quad], point: tuple[float, float]) -> bool | None:
-    """True inside one of its `bands` (`painted`), None within half the width of any
-    other part of the path, False away from all of it."""
-    x, y = point
-    if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in painted):
-        return True
+def holder(drawing: dict, painted: list[Quad]) -> Callable[[tuple[float, float]], bool | None]:
+    """Whether the stroke paints a point: True inside one of its `bands` (`painted`),
+    None within half the width of any other part of the path, False away from all of
+    it. Its pieces are measured once, when it is first asked, each with the box a point
+    within reach of it lies in: asked for every glyph of a page of rotated tables,
+    measuring every piece for each took a minute (PdfPig's fseprd1102849.pdf)."""
     half = drawing["width"] / 2
+    pieces: list[tuple[Quad, tuple[float, float], tuple[float, float]]] = []
+
+    def holds(point: tuple[float, float]) -> bool | None:
+        x, y = point
+        if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in painted):
+            return True
+        if not pieces:
+            pieces.extend(_pieces(drawing, half))
+        for (x0, y0, x1, y1), a, b in pieces:
+            if x0 <= x <= x1 and y0 <= y <= y1 and segment_distance(point, a, b) <= half:
+                return None
+        return False
+
+    return holds
+
+
+def _pieces(
+    drawing: dict, half: float
+) -> list[tuple[Quad, tuple[float, float], tuple[float, float]]]:
+    """Each straight piece of the path (a curve in `_CURVE_STEPS`), with its box grown
+    by `half`: a point nearer the piece than that lies in the box."""
+    found = []
     for item in drawing["items"]:
         if item[0] == "c":
             points = [_bezier(item[1:5], step / _CURVE_STEPS) for step in range(_CURVE_STEPS + 1)]
             segments = list(zip(points, points[1:], strict=False))
         else:
             segments = [(a, b) for a, b in _sides_of(item)]
-        if any(segment_distance(point, (a.x, a.y), (b.x, b.y)) <= half for a, b in segments):
-            return None
-    return False
+        for a, b in segments:
+            box = (
+                min(a.x, b.x) - half,
+                min(a.y, b.y) - half,
+                max(a.x, b.x) + half,
+                max(a.y, b.y) + half,
+            )
+            found.append((box, (a.x, a.y), (b.x, b.y)))
+    return found
 
 
 def _cap(drawing: dict) -> int:
