@@ -282,6 +282,13 @@ def _found(result: RecognizerResult) -> Found:
     )
 
 
+# A lone surrogate (half of a character outside the Basic Multilingual Plane, as some
+# fonts map a mathematical letter) is no UTF-8, and spaCy's tokenizer refused the whole
+# page (a paper in papermage's test fixtures). Each stands in as U+FFFD: one character
+# for one, so offsets hold.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def analyze(
     text: str,
     *,
@@ -298,6 +305,9 @@ def analyze(
         entities.append(PHONE_ENTITY)
         ad_hoc.append(phone_recognizer(phone_regions))
     results = engine(pipeline).analyze(
-        text=text, language=LANGUAGE, entities=entities, ad_hoc_recognizers=ad_hoc
+        text=_SURROGATE.sub("\ufffd", text),
+        language=LANGUAGE,
+        entities=entities,
+        ad_hoc_recognizers=ad_hoc,
     )
     return [_found(result) for result in results]

@@ -15,6 +15,7 @@ import pytest
 
 from review.pdf import nlp
 from review.pdf.detect import DetectionPolicy, DetectionResult, detect
+from review.pdf.finder import Finder
 from review.pdf.geometry import page_rect
 from review.pdf.patterns import ALL_CATEGORIES
 from testkit.corpus import simple_pdf
@@ -1224,3 +1225,14 @@ def test_a_name_whose_affiliation_marks_run_on_is_proposed_with_the_rest() -> No
 
     assert sorted(group_of(groups, "Renaud Bastien")) == ["Renaud Bastien", "Renaud Bastien"]
     assert not any("bastien2" in text for texts in groups.values() for text in texts)
+
+
+def test_a_page_holding_half_of_a_character_is_read_by_the_model_all_the_same() -> None:
+    """A lone surrogate (a mathematical letter some fonts map to half of one) is no
+    UTF-8: spaCy's tokenizer refused the whole page (a paper in papermage's fixtures)."""
+    text = "The author Jane Doe writes \ud835 for the weight of a node."
+
+    hits = Finder(full()).hits(text)
+
+    people = {text[hit.start : hit.end] for hit in hits if hit.category == "person"}
+    assert "Jane Doe" in people
