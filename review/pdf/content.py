@@ -26,6 +26,8 @@ WHITE = rb"[\x00\t\n\f\r ]"
 NAME = rb"/([^\x00\t\n\f\r ()<>\[\]{}/%]+)"
 TOKEN_END = rb"(?=[\x00\t\n\f\r ()<>\[\]{}/%]|\Z)"
 SHOWS = (b"Tj", b"TJ", b"'", b'"')  # the operators that show text
+# An XObject drawn by name ("/Fm0 Do"; the name is group 1).
+DRAWS = re.compile(NAME + WHITE + rb"*Do" + TOKEN_END)
 # A move to the start of the line by nothing: where `line_starts_spelled_out` has work.
 _ZERO = rb"(?<![0-9.])[-+]?(?:0+\.?0*|\.0+)[\x00\t\n\f\r ]*"
 _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")

@@ -23,17 +23,17 @@ import re
 
 import pymupdf
 
-from review.pdf.content import NAME, TOKEN_END, WHITE, operations
+from review.pdf.content import DRAWS, TOKEN_END, operations
 from review.pdf.content_streams import read_content
 from review.pdf.resources import form_xref
+from review.pdf.user_space import FILL_AND_STROKES, STROKES
 
 # The line state operators, with their default values.
 DEFAULTS = {b"w": b"1", b"J": b"0", b"j": b"0", b"M": b"10", b"d": b"[] 0"}
 # What uses the line state: a stroke, or a form drawn, which inherits it.
-_USES = (b"S", b"s", b"B", b"B*", b"b", b"b*", b"Do")
+_USES = (*STROKES, *FILL_AND_STROKES, b"Do")
 # Where a form may set its line state: where `_reset` has work.
 _LINE_STATE = re.compile(rb"(?<![^\x00\t\n\f\r )\]>])[wJjMd]" + TOKEN_END)
-_DRAWS = re.compile(NAME + WHITE + rb"*Do" + TOKEN_END)
 
 
 def line_state_set_for_forms(doc: pymupdf.Document) -> None:
@@ -58,7 +58,7 @@ def line_state_set_for_forms(doc: pymupdf.Document) -> None:
             # Spaced off: a producer may write the name right after an operator ("0 TL/Fm17").
             return b" q " + reset + b" " + match[0] + b" Q " if reset else match[0]
 
-        changed = _DRAWS.sub(wrapped, data)
+        changed = DRAWS.sub(wrapped, data)
         if changed != data:
             doc.update_stream(stream, changed)
 

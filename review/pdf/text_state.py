@@ -25,7 +25,7 @@ import re
 
 import pymupdf
 
-from review.pdf.content import NAME, SHOWS, TOKEN_END, WHITE, operations
+from review.pdf.content import DRAWS, SHOWS, TOKEN_END, operations
 from review.pdf.content_streams import read_content
 from review.pdf.resources import form_xref
 
@@ -34,7 +34,6 @@ DEFAULTS = {b"Tc": b"0", b"Tw": b"0", b"Tz": b"100", b"TL": b"0", b"Ts": b"0", b
 _TEXT_STATE = re.compile(rb"(?<![^\x00\t\n\f\r ()<>\[\]{}/%])T[cwzLsr]" + TOKEN_END)
 # Bytes before a "Do" searched for the text state set for it.
 _WINDOW = 200
-_DRAWS = re.compile(NAME + WHITE + rb"*Do" + TOKEN_END)
 
 
 def explicit_text_state(doc: pymupdf.Document) -> frozenset[bytes]:
@@ -92,7 +91,7 @@ def _reset_around_forms(
             shows_text[form] = content is not None and b"BT" in content
         return b" q " + reset + b" " + match[0] + b" Q " if shows_text[form] else match[0]
 
-    changed = _DRAWS.sub(wrapped, data)
+    changed = DRAWS.sub(wrapped, data)
     if changed != data:
         doc.update_stream(stream, changed)
 
@@ -103,7 +102,7 @@ def _set_for_forms(data: bytes) -> set[bytes]:
     found: set[bytes] = set()
     if b"Do" not in data or not _TEXT_STATE.search(data):
         return found
-    for draw in _DRAWS.finditer(data):
+    for draw in DRAWS.finditer(data):
         window = data[max(0, draw.start() - _WINDOW) : draw.start()]
         saved = window.rfind(b"q")
         if saved >= 0:
