@@ -28,7 +28,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, overlap, pdf_to_page, quad
 from review.pdf.painters import COVERED_SHARE
-from review.pdf.word_geometry import meets, slanted_glyphs
+from review.pdf.word_geometry import SlantedGlyph, meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only
 # (under 0.001 on 685 public files). A wider reach took glyphs of tiny text, a few
@@ -96,15 +96,20 @@ def drop_slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> None
     release gate measures it (`word_geometry.meets`): MuPDF's redaction measures such a
     glyph otherwise and left a stamp's letter that met a box, where the gate found it
     (docling-parse's rotated_text_05.pdf)."""
-    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
-    under = [g for g in slanted_glyphs(textpage) if any(meets(g.quad, box) for box in boxes)]
     drawn: dict[tuple[str, tuple[float, float]], int] = {}
     glyphs: list[Glyph] = []
-    for glyph in under:  # in drawing order: the n-th at an origin is its n-th drawing
+    # In drawing order: the n-th glyph at an origin is its n-th drawing.
+    for glyph in slanted_glyphs_under(page, boxes):
         key = (glyph.char, (round(glyph.origin[0], 2), round(glyph.origin[1], 2)))
         glyphs.append((glyph.char, glyph.origin, drawn.get(key, 0)))
         drawn[key] = drawn.get(key, 0) + 1
     drop_glyphs(page, glyphs)
+
+
+def slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> list[SlantedGlyph]:
+    """The glyphs of slanted lines that meet a box as the release gate measures them."""
+    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    return [g for g in slanted_glyphs(textpage) if any(meets(g.quad, box) for box in boxes)]
 
 
 def drop_covered_glyphs(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:

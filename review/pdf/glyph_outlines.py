@@ -5,15 +5,19 @@ MuPDF's redaction removes every glyph a box meets, whole: a box over a name unde
 line of decorative capitals, whose scribbles reach far past each letter's box (DSS's
 visual-signature test page), took every capital and scribble it met; the release lost
 what the reviewer saw beside the box. A glyph at least `LARGE_PT` tall that a box meets
-but does not hold, filled in an opaque colour through rectangular clips only, outside
-any transparency group, soft mask or pattern, with nothing painted later over what of
-it stays, is removed alone (`glyph_cut`) before the redaction, and its outline outside
-every box is drawn again after it, a fill in its colour. The outline is cut, not
-clipped: no part of its shape under a box is written anywhere.
+but does not hold, filled in a colour through rectangular clips only, outside any
+translucent or blending group, soft mask or pattern, is removed alone (`glyph_cut`)
+before the redaction, and its outline outside every box is drawn again, a fill in its
+colour at its opacity: over the page's content when nothing was painted over what of it
+stays, beneath it when nothing was painted under (a watermark set first, the text over
+it); otherwise it goes whole. A translucent "Sample" across a page (A-PDF Watermark's,
+at 51%) and a "Text Watermark" under a page's text lost every letter a box met. The
+outline is cut, not clipped: no part of its shape under a box is written anywhere.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,24 +25,31 @@ import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
-from review.pdf.glyph_cut import drop_glyphs, ranked
+from review.pdf.glyph_cut import drop_glyphs, ranked, same_origin
 from review.pdf.paintlog import OPAQUE, PaintLog
 from review.pdf.user_space import bounds_of, meets_any
+from review.pdf.word_geometry import SlantedGlyph
 
 LARGE_PT = 24.0  # glyphs this tall or taller (a heading's 12-point text is left alone)
 _FLAT_PT = 0.25  # how far a curve's chords may stray from it
+_SLIVER = 1e-6  # square points: a cut piece of less area is none
 Point = tuple[float, float]
 Contour = list[Point]
 
 
 @dataclass
 class KeptOutline:
-    """What of one glyph stays beside the boxes: groups of contours, each filled on its
-    own by the nonzero rule (each lies in a region of its own), in unrotated page
-    space; and its colour (RGB)."""
+    """What of one glyph stays beside the boxes: its contours, cut into regions that
+    each lie apart, filled as one path by the nonzero rule, in unrotated page space
+    (one fill, so a translucent glyph shows no seam where two regions meet); its colour
+    (RGB) and its opacity."""
 
-    groups: list[list[Contour]]
+    contours: list[Contour]
     rgb: tuple[float, float, float]
+    alpha: float
+    # Drawn beneath the page's content, not over it: something was painted over the
+    # glyph, and nothing under it (a watermark set first, the text over it).
+    under: bool = False
 
 
 @dataclass
@@ -48,6 +59,7 @@ class _Glyph:
     origin: Point
     contours: list[Contour]
     rgb: tuple[float, float, float]
+    alpha: float
     clip: Quad
 
 
@@ -56,27 +68,33 @@ def outlines_beside(
     boxes: Sequence[Quad],
     removing: Sequence[Quad],
     log: Sequence[tuple[str, Sequence[float]]],
+    slanted: Sequence[SlantedGlyph],
 ) -> list[KeptOutline]:
-    """Remove from `page` each large glyph that the text redaction's boxes `removing`
-    would take and that can be drawn again as its outline, and return what of each
-    outline lies outside every box of `boxes` (both in unrotated page space; a box is
-    narrowed off the words it only grazes for the text redaction, `text_reach`). `log`
-    is the page's bbox log: a page with no large text a box meets is not read again."""
+    """Remove from `page` each large glyph that burn-in would take whole and that can
+    be drawn again as its outline, and return what of each outline lies outside every
+    box of `boxes` (both in unrotated page space). Burn-in takes a glyph that the text
+    redaction's boxes `removing` meet (each box narrowed off the words it only grazes,
+    `text_reach`) and the glyphs of slanted lines `slanted` (`slanted_glyphs_under`).
+    `log` is the page's bbox log: a page with no large text a box meets is not read
+    again."""
     if not any(
-        kind == "fill-text" and rect[3] - rect[1] >= LARGE_PT and _meets_any(rect, removing)
+        kind == "fill-text" and rect[3] - rect[1] >= LARGE_PT and _meets_any(rect, boxes)
         for kind, rect in log
     ):
         return []
-    device = _Glyphs.of(page, UNBOUNDED, removing)
+    device = _Glyphs.of(page, UNBOUNDED, removing, boxes, slanted)
     kept: list[KeptOutline] = []
     dropped = []
     for glyph in device.glyphs:
         groups = _cut(glyph.contours, glyph.clip, boxes)
-        if any(_painted_over(device, glyph.seqno, group) for group in groups):
-            continue  # drawn again on top, it would cover what was painted over it
+        later = device.log[glyph.seqno + 1 :]
+        painted_over = any(_meets_group(later, group) for group in groups)
+        if painted_over and any(_meets_group(device.log[: glyph.seqno], g) for g in groups):
+            continue  # drawn again first or last, it would change what it lies between
         dropped.append((glyph.char, glyph.origin, glyph.seqno))
         if groups:
-            kept.append(KeptOutline(groups, glyph.rgb))
+            contours = [contour for group in groups for contour in group]
+            kept.append(KeptOutline(contours, glyph.rgb, glyph.alpha, under=painted_over))
     drop_glyphs(page, ranked(page, dropped))
     return kept
 
@@ -84,9 +102,17 @@ def outlines_beside(
 class _Glyphs(PaintLog):
     """The paint log, and the large glyphs the boxes cross that can be drawn again."""
 
-    def __init__(self, area: Quad, boxes: Sequence[Quad]) -> None:
+    def __init__(
+        self,
+        area: Quad,
+        removing: Sequence[Quad],
+        boxes: Sequence[Quad],
+        slanted: Sequence[SlantedGlyph],
+    ) -> None:
         super().__init__(area)
+        self.removing = removing
         self.boxes = boxes
+        self.slanted = slanted
         self.glyphs: list[_Glyph] = []
 
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001, PLR0913
@@ -102,23 +128,24 @@ class _Glyphs(PaintLog):
             wrapped = mupdf.FzTextSpan(span)
             for i in range(span.len):
                 item = wrapped.items(i)
-                glyph = self._glyph(span, item, ctm, rgb, clip)
+                glyph = self._glyph(span, item, ctm, rgb, alpha, clip)
                 if glyph is not None:
                     self.glyphs.append(glyph)
             span = span.next
 
     def _plainly_painted(self, alpha: float) -> bool:
-        """Opaque, through rectangles alone, in no translucent or blending group, soft
-        mask or pattern cell."""
+        """Seen, through rectangles alone, in no translucent or blending group, soft
+        mask or pattern cell: drawn again alone at `alpha`, it looks as it did."""
         return (
-            self.opacity(alpha) >= OPAQUE
+            alpha > 0
+            and self.opacity(1) >= OPAQUE
             and not any(self._group_blends)
             and not self._defining_masks
             and not self._tiles
             and all(clip is not None for clip in self._clips)
         )
 
-    def _glyph(self, span, item, ctm, rgb, clip) -> _Glyph | None:  # noqa: ANN001
+    def _glyph(self, span, item, ctm, rgb, alpha, clip) -> _Glyph | None:  # noqa: ANN001, PLR0913
         if item.gid < 0 or item.ucs < 0:
             return None
         trm = span.trm
@@ -126,7 +153,7 @@ class _Glyphs(PaintLog):
         m = mupdf.ll_fz_concat(at.internal(), ctm)
         if mupdf.ll_fz_matrix_expansion(m) < LARGE_PT:
             return None
-        if not _meets_any(_as_redaction_measures(span.font, item.gid, m), self.boxes):
+        if not self._taken_whole(span.font, item.gid, m):
             return None
         ink = mupdf.ll_fz_bound_glyph(span.font, item.gid, m)
         if any(within((ink.x0, ink.y0, ink.x1, ink.y1), box) for box in self.boxes):
@@ -137,18 +164,22 @@ class _Glyphs(PaintLog):
         contours = _contours(mupdf.FzPath(path))
         if not contours:
             return None
-        return _Glyph(len(self.log) - 1, chr(item.ucs), (m.e, m.f), contours, rgb, clip)
+        return _Glyph(len(self.log) - 1, chr(item.ucs), (m.e, m.f), contours, rgb, alpha, clip)
 
-
-def _as_redaction_measures(font, gid: int, m) -> Quad:  # noqa: ANN001
-    """The glyph's box as MuPDF's redaction measures it: its advance by the font's
-    ascent and descent through its matrix, shrunk by a tenth on each side."""
-    advance = mupdf.ll_fz_advance_glyph(font, gid, 0)
-    ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
-    unit = mupdf.fz_make_rect(0, descender, advance, ascender)  # kept while it is read
-    r = mupdf.ll_fz_transform_rect(unit.internal(), m)
-    across, down = (r.x1 - r.x0) / 10, (r.y1 - r.y0) / 10
-    return (r.x0 + across, r.y0 + down, r.x1 - across, r.y1 - down)
+    def _taken_whole(self, font, gid: int, m) -> bool:  # noqa: ANN001
+        """Whether burn-in would take the glyph whole: MuPDF's redaction, when a box of
+        `removing` meets the glyph's box as it measures it (the glyph's advance by the
+        font's ascent and descent through its matrix, a tenth in from each side), or
+        `drop_slanted_glyphs_under`, when it is one of `slanted` (a stamp's "Secret" at
+        38 degrees)."""
+        advance = mupdf.ll_fz_advance_glyph(font, gid, 0)
+        ascender, descender = mupdf.ll_fz_font_ascender(font), mupdf.ll_fz_font_descender(font)
+        unit = mupdf.fz_make_rect(0, descender, advance, ascender)  # kept while it is read
+        r = mupdf.ll_fz_transform_rect(unit.internal(), m)
+        across, down = (r.x1 - r.x0) / 10, (r.y1 - r.y0) / 10
+        if _meets_any((r.x0 + across, r.y0 + down, r.x1 - across, r.y1 - down), self.removing):
+            return True
+        return any(same_origin(g.origin, (m.e, m.f)) for g in self.slanted)
 
 
 def _contours(path: mupdf.FzPath) -> list[Contour]:
@@ -215,6 +246,10 @@ def _cut(contours: list[Contour], clip: Quad, boxes: Sequence[Quad]) -> list[lis
 
 
 def _clipped_group(contours: list[Contour], planes: list[tuple[int, float, int]]) -> list[Contour]:
+    """The contours within the half-planes; none of no area: a contour clipped to one
+    side of a line leaves an edge on it, which the other side also holds, and the
+    slivers doubled with each box in a column (a stamp over a list of marked words
+    took minutes)."""
     out = []
     for contour in contours:
         for plane in planes:
@@ -222,8 +257,17 @@ def _clipped_group(contours: list[Contour], planes: list[tuple[int, float, int]]
             if len(contour) < 3:
                 break
         else:
-            out.append(contour)
+            if abs(_area(contour)) > _SLIVER:
+                out.append(contour)
     return out
+
+
+def _area(contour: Contour) -> float:
+    """The contour's signed area (the shoelace formula)."""
+    return (
+        sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in itertools.pairwise(contour + contour[:1]))
+        / 2
+    )
 
 
 def _rectangle(rect: Quad) -> list[tuple[int, float, int]]:
@@ -269,11 +313,10 @@ def _clip_to_plane(contour: Contour, plane: tuple[int, float, int]) -> Contour:
     return out
 
 
-def _painted_over(device: PaintLog, seqno: int, group: list[Contour]) -> bool:
+def _meets_group(log: Sequence[tuple[str, Quad]], group: list[Contour]) -> bool:
+    """Whether any painting of `log` meets the bounds of `group`."""
     bounds = bounds_of([(x, y, x, y) for contour in group for x, y in contour])
-    return any(
-        kind != "ignore-text" and intersects(bounds, box) for kind, box in device.log[seqno + 1 :]
-    )
+    return any(kind != "ignore-text" and intersects(bounds, box) for kind, box in log)
 
 
 def _meets_any(rect: Sequence[float], boxes: Sequence[Quad]) -> bool:

@@ -37,7 +37,11 @@ from review.pdf.geometry import (
     pdf_to_page,
     quad,
 )
-from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
+from review.pdf.glyph_cut import (
+    drop_covered_glyphs,
+    drop_slanted_glyphs_under,
+    slanted_glyphs_under,
+)
 from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.glyph_outlines import KeptOutline, outlines_beside
 from review.pdf.inline_images import inline_colour_spaces_named
@@ -360,11 +364,14 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
     # under the boxes. Where no box is narrowed, one pass does all.
     words, slanted = text_words(page)
     quads = [quad(rect) for rect in rects]
-    if slanted:
-        drop_slanted_glyphs_under(page, quads)
     text_rects = [text_rect(rect, words) for rect in rects]
     removing = [quad(r) for r in text_rects if not r.is_empty]
-    kept = outlines_beside(page, quads, removing, log)  # a watermark's letter a box crosses
+    # A watermark's letter a box crosses is kept beside it; then the rest of the slanted
+    # glyphs under the boxes go.
+    slanted_under = slanted_glyphs_under(page, quads) if slanted else []
+    kept = outlines_beside(page, quads, removing, log, slanted_under)
+    if slanted_under:
+        drop_slanted_glyphs_under(page, quads)
     text = pymupdf.PDF_REDACT_TEXT_REMOVE
     if text_rects != rects:
         for narrowed in text_rects:
@@ -402,12 +409,17 @@ def _fill_and_stamp(
     # off the origin), leaving the box's place white. A shape's rectangles go through
     # the same matrix: each is moved by what the matrix misses.
     shift = ~pdf_to_page(page) * page.transformation_matrix
+    beneath = page.new_shape()
     shape = page.new_shape()
     for outline in kept:
-        for group in outline.groups:  # one path each, filled by the nonzero rule
-            for contour in group:
-                shape.draw_polyline([pymupdf.Point(point) * shift for point in contour])
-            shape.finish(color=None, fill=outline.rgb, width=0, closePath=True)
+        drawn = beneath if outline.under else shape
+        for contour in outline.contours:
+            drawn.draw_polyline([pymupdf.Point(point) * shift for point in contour])
+        drawn.finish(
+            color=None, fill=outline.rgb, fill_opacity=outline.alpha, width=0, closePath=True
+        )
+    if beneath.totalcont:
+        beneath.commit(overlay=False)
     for rect in rects:  # each a path of its own: a plain rectangle fill to `hidden`
         shape.draw_rect(rect * shift)
         shape.finish(color=None, fill=BLACK, width=0)

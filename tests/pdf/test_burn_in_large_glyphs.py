@@ -17,16 +17,19 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.drawing import append_content
+from testkit.pixels import changed_beside_a_mark
 
 RED = (0.8, 0.1, 0.1)
 
 
-def watermark_page(*, after: bytes = b"") -> bytes:
+def watermark_page(*, before: bytes = b"", after: bytes = b"") -> bytes:
     """ "TAX" in red 120 points tall over a name, "Jane Roe", whose surname crosses the
-    T's stem; then `after` (raw operators)."""
+    T's stem; `before` and `after` it, raw operators."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 600), "Statement of account", fontsize=11)
+    if before:
+        append_content(page, before)
     page.insert_text((100, 400), "TAX", fontsize=120, color=RED)
     page.insert_text((103, 352), "Jane Roe", fontsize=11)
     if after:
@@ -86,14 +89,33 @@ def test_no_part_of_the_outline_under_the_box_is_written() -> None:
     assert "Jane" not in released.get_text() and "T" not in released.get_text().split()
 
 
-def test_a_letter_something_is_painted_over_afterwards_goes_whole_as_before() -> None:
-    """Drawn again after everything, the outline would cover what was painted over it."""
-    pdf = watermark_page(after=b"q 0 0 1 rg 130 382 20 20 re f Q")  # over the stem
+# A blue square over the foot of the T's stem (PDF space: page y 390 to 410).
+SQUARE = b"q 0 0 1 rg 130 382 20 20 re f Q"
+
+
+def test_a_letter_something_is_painted_over_afterwards_is_drawn_again_beneath_it() -> None:
+    """A watermark set first, the page's text over it: drawn again after everything,
+    the outline would cover what was painted over it; beneath everything, it does not."""
+    pdf = watermark_page(after=SQUARE)
     mark = _mark(pdf, _name(pdf))
 
     output = sanitize(burn_in(pdf, [mark]))
 
-    assert _colour_at(output, *RIGHT_OF_THE_BAR) == (255, 255, 255)
+    assert _colour_at(output, 140, 405) == (0, 0, 255)
+    assert _colour_at(output, *RIGHT_OF_THE_BAR) == _colour_at(pdf, *RIGHT_OF_THE_BAR)
+    assert _colour_at(output, *STEM) == _colour_at(pdf, *STEM)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_letter_painted_both_over_and_under_goes_whole_as_before() -> None:
+    """Drawn again first or last, it would change what lies between."""
+    under_the_bar = b"q 0 0 1 rg 150 460 20 20 re f Q"  # page y 312 to 332
+    pdf = watermark_page(before=under_the_bar, after=SQUARE)
+    mark = _mark(pdf, _name(pdf))
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert _colour_at(output, *STEM) == (255, 255, 255)
     assert verify(pdf, output, [mark]).ok
 
 
@@ -142,3 +164,33 @@ def test_what_of_the_letter_lies_outside_the_crop_box_is_not_drawn_again() -> No
     paths = re.findall(r"\.8 \.1 \.1 rg ([-\d. ml]+) h f Q", content)
     ys = [float(y) for path in paths for y in re.findall(r"(-?[\d.]+) [ml]", path)]
     assert ys and min(ys) >= 412 - 0.01
+
+
+def test_a_translucent_letter_a_box_crosses_keeps_what_lies_beside_the_box_at_its_opacity() -> None:
+    """A-PDF Watermark's "Sample" across a page at 51%: every letter a box met went."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((100, 400), "TAX", fontsize=120, color=RED, fill_opacity=0.51)
+    page.insert_text((103, 352), "Jane Roe", fontsize=11)
+    pdf = doc.tobytes()
+    pink = _colour_at(pdf, *STEM)
+    assert 255 > pink[1] > 100  # red at half strength over white
+    mark = _mark(pdf, _name(pdf))
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert _colour_at(output, *STEM) == pink
+    assert _colour_at(output, *RIGHT_OF_THE_BAR) == _colour_at(pdf, *RIGHT_OF_THE_BAR)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_diagonal_translucent_watermark_keeps_its_letters_beside_the_box() -> None:
+    """Letters of a slanted line a box meets went whole before they could be kept."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, line in ((300, "Lorem ipsum dolor sit amet"), (330, "Jane Roe signed the lease")):
+        page.insert_text((150, y), line, fontsize=11)
+    at = pymupdf.Point(110, 450)
+    page.insert_text(at, "Sample", fontsize=100, fill_opacity=0.5, morph=(at, pymupdf.Matrix(45)))
+
+    assert changed_beside_a_mark(doc.tobytes(), "Jane") == (0, True)
