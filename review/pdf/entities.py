@@ -33,12 +33,15 @@ _POSSESSIVE_END = re.compile(r"['’]s?$")
 # local part ("h.schmidt@" is no "H. Schmidt"; the address is a finding of its own).
 # Digits may run on: an author's affiliation marks after ("Bastien1,2*" in a paper's
 # byline, which the gate found unredacted beside the redacted "Bastien R" of its
-# citation), a footnote's number before ("24Manchester's", PoC||GTFO 13:7).
+# citation), a footnote's number before ("24Manchester's", PoC||GTFO 13:7); and so may
+# one small Greek letter after a Latin name, an affiliation mark too ("Kuehlα", in
+# papermage's own paper).
 # Hyphens and dashes a name's parts are joined with, as fonts' maps write them: "Quan" is
 # no word of its own in "Quan‑Yang Duh" (U+2011).
 _HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d-"  # "-" last: no range
 _START = rf"(?<![^\W\d]|[{_HYPHENS}])"
-_END = rf"(?![^\W\d]|[{_HYPHENS}]|\d*@)"
+_AFFILIATION_MARK = r"(?<=[A-Za-z\u00c0-\u024f])[\u03b1-\u03c9](?![^\W\d])"
+_END = rf"(?!(?!{_AFFILIATION_MARK})[^\W\d]|[{_HYPHENS}]|\d*@)"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
 _PARTICLE = re.compile(PARTICLE)
 _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
@@ -169,6 +172,8 @@ def _name_tokens(text: str) -> tuple[str, ...]:
     forms ("Ms. Williams", "Williams said") are found too."""
     surname_first = _SURNAME_FIRST.fullmatch(text)
     words = [*surname_first[2].split(), surname_first[1]] if surname_first else text.split()
+    if words:  # the model reads a byline's affiliation mark with the name ("Kuehlα")
+        words[-1] = re.sub(f"{_AFFILIATION_MARK}$", "", words[-1])
     if text.isupper():
         words = [w.title() for w in words]
     return tuple(words)

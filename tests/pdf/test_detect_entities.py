@@ -1236,3 +1236,26 @@ def test_a_page_holding_half_of_a_character_is_read_by_the_model_all_the_same() 
 
     people = {text[hit.start : hit.end] for hit in hits if hit.category == "person"}
     assert "Jane Doe" in people
+
+
+def test_a_name_whose_greek_affiliation_mark_runs_on_is_proposed_with_the_rest() -> None:
+    """A byline marks affiliations with Greek letters ("Kuehlα", papermage's paper): the
+    name proposed in the references stayed in the byline, and the gate found it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_font(fontname="F1", fontbuffer=pymupdf.Font("tiro").buffer)  # with Greek
+    for y, line in (
+        (100, "Rodney Kuehlα, Amanpreet Singhβ"),
+        (130, "References: Rodney Kuehl wrote the report with Amanpreet Singh."),
+        (160, "The word Kuehlαβγ stays as it is."),
+    ):
+        page.insert_text((72, y), line, fontname="F1", fontsize=11)
+    pdf = doc.tobytes()
+
+    groups = texts_by_group(pdf, detect(pdf, full()), "person")
+
+    # The byline's name with its mark or without (as the model or the pattern reads it).
+    for name, mark in (("Rodney Kuehl", "α"), ("Amanpreet Singh", "β")):
+        byline, citation = sorted(group_of(groups, name), key=len, reverse=True)
+        assert (byline.removesuffix(mark), citation) == (name, name)
+    assert not any("αβγ" in text for texts in groups.values() for text in texts)
