@@ -41,18 +41,19 @@ def bare(word: str) -> str:
     return word.translate(DASHES).strip(STRIP + "-")
 
 
-def fragments_pattern(fragments: set[str]) -> re.Pattern[bytes] | None:
-    """The fragments in their byte form, longest first: a short one ("/") must not break
-    up a longer one ("/ALK") before that is taken out whole. A fragment is taken out
-    only as a whole word of its string: a word cut short to "n" must not take every "n"
-    out of "folgenden" and leave a redacted "folge" standing (GeoTopo in py-pdf's
-    sample files). A dash in a fragment is also written as a hyphen, as a font may
-    draw it ("‑1115", left beside a box over a ZIP code, is "(-1115)" in the stream)."""
-    if not fragments:
-        return None
+def fragment_patterns(fragments: set[str]) -> list[re.Pattern[bytes]]:
+    """The fragments in their byte form, each a pattern, longest first: a short one
+    ("/") must not break up a longer one ("/ALK") before that is taken out whole, nor
+    one that starts a byte before it (".1109/" in ".1109/SOI.2011.6081791", where
+    "1109/SOI.2011.6081791" is what burn-in left of a DOI a box cut, and "SOI" stood
+    as a redacted word, papermage's fixtures). A fragment is taken out only as a whole
+    word of its string: a word cut short to "n" must not take every "n" out of
+    "folgenden" and leave a redacted "folge" standing (GeoTopo in py-pdf's sample
+    files). A dash in a fragment is also written as a hyphen, as a font may draw it
+    ("‑1115", left beside a box over a ZIP code, is "(-1115)" in the stream)."""
     spellings = fragments | {f.translate(DASHES) for f in fragments}
     forms = sorted({f.encode("latin-1", "replace") for f in spellings}, key=len, reverse=True)
-    return re.compile(b"|".join(_whole(form) for form in forms))
+    return [re.compile(_whole(form)) for form in forms]
 
 
 def _whole(form: bytes) -> bytes:
@@ -63,12 +64,12 @@ def _whole(form: bytes) -> bytes:
     return before + re.escape(form) + after
 
 
-def without(text: bytes, fragments: re.Pattern[bytes] | None) -> bytes:
-    """`text` with the fragments blanked out, each by as many spaces as it is long: a
-    place in the result is the same place in `text`."""
-    if fragments is None:
-        return text
-    return fragments.sub(lambda match: b" " * len(match.group()), text)
+def without(text: bytes, fragments: Sequence[re.Pattern[bytes]]) -> bytes:
+    """`text` with the fragments blanked out, in turn, each by as many spaces as it is
+    long: a place in the result is the same place in `text`."""
+    for fragment in fragments:
+        text = fragment.sub(lambda match: b" " * len(match.group()), text)
+    return text
 
 
 class Words:
@@ -187,7 +188,7 @@ def found_in_any(needles: Sequence[Needle], texts: Iterable[bytes]) -> bool:
 def found_unexplained(
     needles: Sequence[Needle],
     drawn: list[bytes],
-    fragments: re.Pattern[bytes] | None,
+    fragments: Sequence[re.Pattern[bytes]],
     shown: set[str],
     any_needle: re.Pattern[bytes],
 ) -> bool:
@@ -196,14 +197,15 @@ def found_unexplained(
     the output shows (`_runs_on`). The word a string runs on into is read from what is
     drawn, so that a fragment blanked out of the next string ("1", a footnote mark cut
     from another line) does not cut the word it continues ("(SNCF-Metrik)" then "(1)").
-    `any_needle` finds the strings that hold any needle at all, in one scan each."""
-    texts = [without(text, fragments) for text in drawn]
+    `any_needle` finds the strings that hold any needle at all, in one scan each (only
+    those are blanked: blanking makes no needle)."""
     return any(
         not _runs_on(needle, drawn, index, start, end, shown)
-        for index, text in enumerate(texts)
+        for index, text in enumerate(drawn)
         if any_needle.search(text)
+        for blanked in (without(text, fragments),)
         for needle in needles
-        for start, end in needle.places(text)
+        for start, end in needle.places(blanked)
     )
 
 

@@ -87,7 +87,7 @@ from review.pdf.tokens import (
     fold,
     found_in_any,
     found_unexplained,
-    fragments_pattern,
+    fragment_patterns,
     shown_form,
 )
 from review.pdf.word_geometry import (
@@ -368,7 +368,7 @@ def _side_channel_hits(
     text_needles = [needle for needle in needles if needle.decode == "raw"]
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in text_needles))
     written_in_syntax = syntax.syntax_streams(out)
-    left = fragments_pattern(fragments)
+    left = fragment_patterns(fragments)
     named_collections: set[int] = set()
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")

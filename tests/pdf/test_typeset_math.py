@@ -12,7 +12,7 @@ import pymupdf
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
-from review.pdf.tokens import byte_forms, found_unexplained, fragments_pattern, without
+from review.pdf.tokens import byte_forms, found_unexplained, fragment_patterns, without
 from review.pdf.verify import verify
 from review.pdf.word_geometry import Boxes, PageWords, missing
 
@@ -75,11 +75,20 @@ def test_a_combining_mark_that_joins_a_word_beside_a_box_is_no_collateral_damage
 def test_a_fragment_is_blanked_out_only_where_it_stands_as_a_word() -> None:
     """A word cut short to "n" beside a box: taking every "n" out of "folgenden" left a
     redacted "folge" standing in the stream, and the gate refused the document."""
-    fragments = fragments_pattern({"n", "(Chang"})
+    fragments = fragment_patterns({"n", "(Chang"})
 
     assert without(b"mit folgenden", fragments) == b"mit folgenden"
     assert without(b"n (Chang", fragments) == b" " + b" " + b" " * len(b"(Chang")
     assert len(without(b"see (Changes", fragments)) == len(b"see (Changes")
+
+
+def test_a_fragment_is_blanked_out_whole_where_a_shorter_one_starts_before_it() -> None:
+    """What burn-in left of a DOI a box cut, "1109/SOI.2011.6081791", is drawn as
+    ".1109/SOI.2011.6081791"; ".1109/", left of another DOI, starts a byte before it.
+    Taken out first, it left "SOI" standing, a redacted word (papermage's fixtures)."""
+    fragments = fragment_patterns({".1109/", "1109/SOI.2011.6081791"})
+
+    assert without(b".1109/SOI.2011.6081791", fragments) == b"." + b" " * 21
 
 
 def test_a_token_run_on_into_a_footnote_mark_blanked_as_a_fragment_is_explained() -> None:
@@ -88,7 +97,7 @@ def test_a_token_run_on_into_a_footnote_mark_blanked_as_a_fragment_is_explained(
     is drawn: the redacted "Metrik" is part of a word the output shows."""
     needles = [needle for needle in byte_forms({"Metrik"}) if needle.decode == "raw"]
     drawn = [b"1.2.", b" SNCF-Metrik", b"1"]
-    fragments = fragments_pattern({"1"})
+    fragments = fragment_patterns({"1"})
     texts = [without(text, fragments) for text in drawn]
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
 
