@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from review.pdf.geometry import intersects
+from review.pdf.paintlog import OPAQUE
 from review.pdf.shape_pieces import Point, Segment
 from review.pdf.user_space import (
     PathState,
@@ -56,10 +57,12 @@ def redaction_reach(width: float, join: int, miter: float) -> float:
 
 class Piece(NamedTuple):
     """A stretch of a side as a path of its own, and how far along its subpath it starts
-    (where a dash pattern continues from)."""
+    (where a dash pattern continues from); or a run of whole sides joined as the path
+    joined them, through the miter limit `joined` (None for a stretch)."""
 
     path: bytes
     along: float
+    joined: float | None = None
 
 
 def stroke_sides(
@@ -103,18 +106,38 @@ def stroke_sides(
     dashed = bool(state.dash[0])  # where a piece starts along its path matters
     lengthen = state.cap != 1 and not dashed
     squared = state.cap == 2
+    # Pieces overlap where sides meet, and a translucent stroke would show the overlap
+    # darker (a stamp's frame at 78%, docling-parse's rotated_text_02.pdf): there, a run
+    # of whole sides far enough from every box stays one path, joined as it was.
+    translucent = state.opacities[0] < OPAQUE or state.blends or state.masked
     for sides in subpaths:
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
-        along = 0.0  # a dash pattern runs on along a subpath, side after side
-        for index, side in enumerate(sides):
-            pieces: Sequence[tuple[Segment, float]]
-            # Only a box the side's ink meets, as MuPDF bounds it, cuts it: one that
-            # merely comes within the cut's margin (a heading's box 3 points above a rule
-            # 6 wide) takes nothing from a side of its own, and the rule stays whole.
-            bounds = bounds_of([(x, y, x, y) for x, y in side])
-            cutters = [
-                cut for cut, ink in zip(cut_around, bounded, strict=True) if intersects(bounds, ink)
+        # A dash pattern runs on along a subpath, side after side.
+        starts = list(itertools.accumulate(map(_length, sides), initial=0.0)) if dashed else None
+        # Only a box the side's ink meets, as MuPDF bounds it, cuts it: one that merely
+        # comes within the cut's margin (a heading's box 3 points above a rule 6 wide)
+        # takes nothing from a side of its own, and the rule stays whole.
+        cutting = [
+            [
+                cut
+                for cut, ink in zip(cut_around, bounded, strict=True)
+                if intersects(bounds_of([(x, y, x, y) for x, y in side]), ink)
             ]
+            for side in sides
+        ]
+        in_runs: set[int] = set()
+        for run in _whole_runs([bool(c) for c in cutting], closed, dashed) if translucent else ():
+            joined = _run_piece(sides, run, closed, (lengthen, squared), state)
+            reach = redaction_reach(width, state.join, joined.joined or 1.0) * widest
+            bounds = bounds_of([(x, y, x, y) for i in run for x, y in sides[i]])
+            if not meets_any(bounds, boxes_in(boxes, ctm, 0.0, page_reach=reach)):
+                sides_out.append(joined._replace(along=starts[run[0]] if starts else 0.0))
+                in_runs.update(run)
+        for index, side in enumerate(sides):
+            if index in in_runs:
+                continue
+            pieces: Sequence[tuple[Segment, float]]
+            cutters = cutting[index]
             if not cutters:
                 pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole
             elif len(side) == 2:
@@ -129,9 +152,76 @@ def stroke_sides(
             )
             for piece, start in pieces:
                 path = _lengthened(piece, side, corners, width / 2)
-                sides_out.append(Piece(path, along + start))
-            along += _length(side) if dashed else 0.0
+                sides_out.append(Piece(path, (starts[index] if starts else 0.0) + start))
     return sides_out
+
+
+def _whole_runs(cut: list[bool], closed: bool, dashed: bool) -> list[list[int]]:
+    """The runs of two or more sides in a row no box cuts, by index (on a closed
+    subpath past its last side to its first, unless a dash pattern starts again there;
+    one run of every side where no box cuts it)."""
+    count = len(cut)
+    if closed and not any(cut):
+        return [list(range(count))]
+    first = next((i + 1 for i in range(count) if cut[i]), 0) if closed and not dashed else 0
+    runs: list[list[int]] = [[]]
+    for index in (i % count for i in range(first, first + count)):
+        if cut[index]:
+            runs.append([])
+        else:
+            runs[-1].append(index)
+    return [run for run in runs if len(run) >= 2]
+
+
+def _run_piece(
+    sides: list[Segment], run: list[int], closed: bool, ends: tuple[bool, bool], state: PathState
+) -> Piece:
+    """The sides of `run` as one path, lengthened by half the width past an end where a
+    corner met a side drawn apart (or, `ends` (lengthen, squared), square caps end the
+    path): the joins between them are the path's own. Mitred, through the least miter
+    limit that mitres every corner the path's limit did: MuPDF's redaction looks past a
+    mitred path by its width times the limit (`redaction_reach`), 60 points for a line
+    6 wide at the default 10, and a right angle needs 1.42."""
+    lengthen, squared = ends
+    loop = len(run) == len(sides) and closed
+    pairs = [(sides[i], sides[(i + 1) % len(sides)]) for i in (run if loop else run[:-1])]
+    ratios = [r for a, b in pairs if (r := _miter_ratio(a, b)) <= state.miter]
+    limit = max([1.0, *ratios]) * 1.0001 if state.join == 0 else state.miter
+    if loop:
+        return Piece(_path_of_sides([sides[i] for i in run]) + b" h", 0.0, limit)
+    by = state.width / 2
+    first, last = sides[run[0]], sides[run[-1]]
+    before = sides[run[0] - 1] if run[0] > 0 or closed else None
+    after = sides[(run[-1] + 1) % len(sides)] if run[-1] < len(sides) - 1 or closed else None
+    head = tail = None
+    if lengthen and (squared if before is None else _corner(before, first)):
+        head = _past(first, by)
+    if lengthen and (squared if after is None else _corner(last, after)):
+        tail = _past(last[::-1], by)
+    return Piece(_path_of_sides([sides[i] for i in run], head, tail), 0.0, limit)
+
+
+def _miter_ratio(first: Segment, then: Segment) -> float:
+    """How long a mitre is where side `first` ends and side `then` starts, in line
+    widths (1 / sin of half the angle between them); infinite where the path turns back
+    on itself."""
+    (ax, ay), (bx, by) = _direction(first[::-1]), _direction(then)
+    half_sine = math.sqrt(max(0.0, (1 - (ax * bx + ay * by)) / 2))
+    return 1 / half_sine if half_sine > 0 else math.inf
+
+
+def _path_of_sides(
+    sides: list[Segment], head: Point | None = None, tail: Point | None = None
+) -> bytes:
+    """Sides in a row as one path, with a straight stretch from `head` to its start and
+    from its end to `tail` where given."""
+    path = _path_of(sides[0], head)
+    for side in sides[1:]:
+        at = [b"%s %s" % (pdf_number(x), pdf_number(y)) for x, y in side[1:]]
+        path += b" %s l" % at[0] if len(side) == 2 else b" %s %s %s c" % tuple(at)
+    if tail is not None:
+        path += b" %s %s l" % tuple(map(pdf_number, tail))
+    return path
 
 
 def _corner(first: Segment, then: Segment) -> bool:
@@ -193,7 +283,16 @@ def stroked(pieces: list[Piece], paint: bytes, state: PathState) -> bytes:
     def dash(offset: float) -> bytes:
         return b"[%s] %s d " % _dash_from(lengths, phase, offset)
 
-    drawn = [(dash(piece.along) if lengths else b"") + piece.path + paint for piece in pieces]
+    def joined(piece: Piece) -> bytes:
+        if piece.joined is None:
+            return b""
+        limit, restored = pdf_number(piece.joined), pdf_number(state.miter)
+        return b"%d j %s M %s%s 2 j %s M" % (state.join, limit, piece.path, paint, restored)
+
+    drawn = [
+        (dash(piece.along) if lengths else b"") + (joined(piece) or piece.path + paint)
+        for piece in pieces
+    ]
     restored = b" %d j" % state.join
     if state.cap == 2 and not lengths:  # lengthened in place of their square caps
         drawn.insert(0, b"0 J")
