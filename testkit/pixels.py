@@ -21,15 +21,16 @@ def grey(pdf: bytes) -> np.ndarray:
     return np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
 
 
-def changed_beside_a_mark(pdf: bytes, word: str) -> tuple[int, bool]:
+def changed_beside_a_mark(pdf: bytes, word: str, *, by: int = 96) -> tuple[int, bool]:
     """A mark on `word` (page 1) burned in and sanitized: how many pixels outside its
-    box changed by more than a third of black, and whether the release passes the gate."""
+    box changed by more than `by` grey levels (a third of black), and whether the
+    release passes the gate."""
     page = pymupdf.open(stream=pdf, filetype="pdf")[0]
     box = pymupdf.Rect(next(w[:4] for w in page.get_text("words") if w[4] == word))
     mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
     output = sanitize(burn_in(pdf, [mark]))
 
-    changed = np.abs(grey(pdf).astype(int) - grey(output)) > 96
+    changed = np.abs(grey(pdf).astype(int) - grey(output)) > by
     scale = DPI / 72
     changed[
         int(box.y0 * scale) - 3 : int(box.y1 * scale) + 4,
