@@ -18,13 +18,16 @@ it is loaded at once, so MuPDF rebuilds the table before anything is read.
 
 from __future__ import annotations
 
-import mmap
+import io
 import re
 from pathlib import Path
+from typing import BinaryIO
 
 import pymupdf
 from pymupdf import mupdf
 
+READ_CHUNK = 1 << 20
+_PEEK = 4096  # bytes read at an entry's offset: its object's header, after any comments
 # What an object's entry must point at: its number, generation and "obj", after any
 # white space and comments (as MuPDF's lexer reads it).
 _HEADER = re.compile(rb"(?:[\x00\t\n\f\r ]+|%[^\r\n]*)*(\d+)[\x00\t\n\f\r ]+\d+[\x00\t\n\f\r ]+obj")
@@ -35,14 +38,8 @@ def settle(doc: pymupdf.Document, source: bytes | Path) -> None:
     misplaces and nothing refers to; load at once one that something refers to."""
     if doc.is_repaired or not doc.is_pdf:
         return  # the table was rebuilt on opening: every entry points at its object
-    if isinstance(source, bytes):
-        misplaced = _misplaced(doc, source)
-    else:
-        with (
-            source.open("rb") as file,
-            mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data,
-        ):
-            misplaced = _misplaced(doc, data)
+    with io.BytesIO(source) if isinstance(source, bytes) else source.open("rb") as file:
+        misplaced = _misplaced(doc, file) if revised(file) else set()
     if not misplaced:
         return
     pdf = mupdf.pdf_specifics(doc.this)
@@ -57,20 +54,36 @@ def settle(doc: pymupdf.Document, source: bytes | Path) -> None:
         mupdf.pdf_delete_object(pdf, number)
 
 
-def _misplaced(doc: pymupdf.Document, data: bytes | mmap.mmap) -> set[int]:
-    """The objects whose entry gives an offset where no such object starts; none looked
-    for in a file of one revision, where a rebuilt table finds the objects the table
-    named (each written once), and reading every entry costs a page image as much again
-    as drawing it on a file of thousands of objects."""
-    if data.find(b"startxref", data.find(b"startxref") + 1) == -1:
-        return set()
+def revised(file: BinaryIO) -> bool:
+    """Whether the file holds a second "startxref", an update after its first revision.
+    Nothing misplaced is looked for in a file of one revision: a rebuilt table finds
+    the objects the table named (each written once), and reading every entry cost a
+    page image as much again as drawing it on a file of thousands of objects. Read a
+    chunk at a time: mapped whole, a 98 MB upload counted against the admitting
+    worker's memory as much again."""
+    found, tail = 0, b""
+    while chunk := file.read(READ_CHUNK):
+        data = tail + chunk  # the tail is too short to hold the word whole: no match twice
+        found += data.count(b"startxref")
+        if found > 1:
+            return True
+        tail = data[-(len(b"startxref") - 1) :]
+    return False
+
+
+def _misplaced(doc: pymupdf.Document, file: BinaryIO) -> set[int]:
+    """The objects whose entry gives an offset where no such object starts."""
     pdf = mupdf.pdf_specifics(doc.this).m_internal
+    size = file.seek(0, io.SEEK_END)
     found = set()
     for number in range(1, doc.xref_length()):
         entry = mupdf.ll_pdf_get_xref_entry_no_null(pdf, number)
         if entry.type != "n":
             continue  # free, or in an object stream
-        header = _HEADER.match(data, entry.ofs) if 0 <= entry.ofs < len(data) else None
+        header = None
+        if 0 <= entry.ofs < size:
+            file.seek(entry.ofs)
+            header = _HEADER.match(file.read(_PEEK))
         if header is None or int(header.group(1)) != number:
             found.add(number)
     return found

@@ -11,12 +11,14 @@ images on the review page showed the first."""
 
 from __future__ import annotations
 
+import io
+
 import pymupdf
 import pytest
 from pymupdf import mupdf
 
 from review.pdf.detect import DetectionPolicy, detect
-from review.pdf.misplaced_objects import open_settled
+from review.pdf.misplaced_objects import READ_CHUNK, open_settled, revised
 from review.pdf.redact import burn_in, render_page_png
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
@@ -109,3 +111,15 @@ def test_a_misplaced_object_something_refers_to_has_the_table_rebuilt_on_opening
 
     assert doc.is_repaired
     assert SHADOWED in doc[0].get_text()  # as every later reading will see it
+
+
+@pytest.mark.parametrize("at", [READ_CHUNK - 9, READ_CHUNK - 4, READ_CHUNK])
+def test_a_second_startxref_across_a_chunk_boundary_is_found_once(at: int) -> None:
+    """The file is read a chunk at a time (mapped whole, a large upload counted against
+    the worker's memory as much again): the word is found across a chunk's end, and
+    never counted twice."""
+    one = b"%PDF-1.7\nstartxref\n" + b" " * (at - 19) + b"startxref"
+    assert one.index(b"startxref", 19) == at
+
+    assert revised(io.BytesIO(one))
+    assert not revised(io.BytesIO(one[: at + 4]))
