@@ -1134,3 +1134,21 @@ def test_what_a_box_leaves_of_a_zip_code_with_a_non_breaking_hyphen_passes() -> 
     assert "\u20111115" in [w[4] for w in _open(output)[0].get_text("words")]
     report = verify(pdf, output, marks)
     assert report.ok, report.failures
+
+
+def test_a_large_margin_letter_reaching_into_a_box_by_its_advance_is_not_under_it() -> None:
+    """A grey "J" 70 points tall in the margin (the IRS's 1040-EZ instructions) reaches
+    2.9 points into the box over the line beside it by its advance, its ink clear;
+    burn-in keeps it, as MuPDF measures a glyph a tenth in from each side, and the gate
+    refused the release as text under the box. A word left under a box still fails."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((79, 245), "J", fontsize=70, fontname="hebo", color=(0.75, 0.75, 0.75))
+    page.insert_text((118, 222), "Permanent address on file", fontsize=10, fontname="tiro")
+    pdf = doc.tobytes()
+    words = {w[4]: pymupdf.Rect(w[:4]) for w in page.get_text("words")}
+    box = pymupdf.Rect(words["J"].x1 - 2.9, words["Permanent"].y0, *words["Permanent"].br)
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    assert verify(pdf, sanitize(burn_in(pdf, [mark])), [mark]).ok
+    assert "text_under_box" in verify(pdf, pdf, [mark]).codes()
