@@ -106,13 +106,11 @@ def stroke_sides(
     dashed = bool(state.dash[0])  # where a piece starts along its path matters
     lengthen = state.cap != 1 and not dashed
     squared = state.cap == 2
-    # Pieces overlap where sides meet, and a translucent stroke would show the overlap
-    # darker (a stamp's frame at 78%, docling-parse's rotated_text_02.pdf): there, a run
-    # of whole sides far enough from every box stays one path, joined as it was.
+    # Pieces overlap where sides meet, darker on a translucent stroke (a stamp's frame
+    # at 78%): there, whole sides in a row clear of the boxes stay one path.
     translucent = state.opacities[0] < OPAQUE or state.blends or state.masked
     for sides in subpaths:
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
-        # A dash pattern runs on along a subpath, side after side.
         starts = list(itertools.accumulate(map(_length, sides), initial=0.0)) if dashed else None
         # Only a box the side's ink meets, as MuPDF bounds it, cuts it: one that merely
         # comes within the cut's margin (a heading's box 3 points above a rule 6 wide)
@@ -144,12 +142,7 @@ def stroke_sides(
                 pieces = _outside(side[0], side[1], cutters)
             else:
                 pieces = _curve_outside(side, cutters, before=0.0 if dashed else None)
-            before = sides[index - 1] if index > 0 or closed else None
-            after = sides[(index + 1) % len(sides)] if index < len(sides) - 1 or closed else None
-            corners = (
-                lengthen and (squared if before is None else _corner(before, side)),
-                lengthen and (squared if after is None else _corner(side, after)),
-            )
+            corners = _lengthened_ends(sides, index, index, closed, (lengthen, squared))
             for piece, start in pieces:
                 path = _lengthened(piece, side, corners, width / 2)
                 sides_out.append(Piece(path, (starts[index] if starts else 0.0) + start))
@@ -176,29 +169,36 @@ def _whole_runs(cut: list[bool], closed: bool, dashed: bool) -> list[list[int]]:
 def _run_piece(
     sides: list[Segment], run: list[int], closed: bool, ends: tuple[bool, bool], state: PathState
 ) -> Piece:
-    """The sides of `run` as one path, lengthened by half the width past an end where a
-    corner met a side drawn apart (or, `ends` (lengthen, squared), square caps end the
-    path): the joins between them are the path's own. Mitred, through the least miter
-    limit that mitres every corner the path's limit did: MuPDF's redaction looks past a
-    mitred path by its width times the limit (`redaction_reach`), 60 points for a line
-    6 wide at the default 10, and a right angle needs 1.42."""
-    lengthen, squared = ends
+    """The sides of `run` as one path joined as the path joined them, its ends
+    lengthened as a side's (`_lengthened_ends`). Mitred through the least limit that
+    mitres every corner the path's limit did: MuPDF's redaction looks past a mitred
+    path by its width times the limit (60 points for a line 6 wide at the default 10)."""
     loop = len(run) == len(sides) and closed
     pairs = [(sides[i], sides[(i + 1) % len(sides)]) for i in (run if loop else run[:-1])]
     ratios = [r for a, b in pairs if (r := _miter_ratio(a, b)) <= state.miter]
     limit = max([1.0, *ratios]) * 1.0001 if state.join == 0 else state.miter
     if loop:
         return Piece(_path_of_sides([sides[i] for i in run]) + b" h", 0.0, limit)
-    by = state.width / 2
     first, last = sides[run[0]], sides[run[-1]]
-    before = sides[run[0] - 1] if run[0] > 0 or closed else None
-    after = sides[(run[-1] + 1) % len(sides)] if run[-1] < len(sides) - 1 or closed else None
-    head = tail = None
-    if lengthen and (squared if before is None else _corner(before, first)):
-        head = _past(first, by)
-    if lengthen and (squared if after is None else _corner(last, after)):
-        tail = _past(last[::-1], by)
+    at_head, at_tail = _lengthened_ends(sides, run[0], run[-1], closed, ends)
+    head = _past(first, state.width / 2) if at_head else None
+    tail = _past(last[::-1], state.width / 2) if at_tail else None
     return Piece(_path_of_sides([sides[i] for i in run], head, tail), 0.0, limit)
+
+
+def _lengthened_ends(
+    sides: list[Segment], first: int, last: int, closed: bool, ends: tuple[bool, bool]
+) -> tuple[bool, bool]:
+    """Whether sides `first` to `last` are lengthened past their start and end: where
+    a corner turns into the side before or after, or square caps end the path (`ends`:
+    lengthen, squared)."""
+    lengthen, squared = ends
+    before = sides[first - 1] if first > 0 or closed else None
+    after = sides[(last + 1) % len(sides)] if last < len(sides) - 1 or closed else None
+    return (
+        lengthen and (squared if before is None else _corner(before, sides[first])),
+        lengthen and (squared if after is None else _corner(sides[last], after)),
+    )
 
 
 def _miter_ratio(first: Segment, then: Segment) -> float:
