@@ -26,7 +26,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
 from review.pdf.glyph_cut import drop_glyphs, ranked, same_origin
-from review.pdf.paintlog import OPAQUE, PaintLog
+from review.pdf.paintlog import PaintLog
 from review.pdf.user_space import bounds_of, meets_any
 from review.pdf.word_geometry import SlantedGlyph
 
@@ -117,7 +117,7 @@ class _Glyphs(PaintLog):
 
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001, PLR0913
         super().fill_text(ctx, text, ctm, colorspace, color, alpha, params)
-        if not _meets_any(self.log[-1][1], self.boxes) or not self._plainly_painted(alpha):
+        if not _meets_any(self.log[-1][1], self.boxes) or not self.plainly_painted(alpha):
             return
         rgb = self._rgb(colorspace, color)
         if rgb is None:
@@ -133,24 +133,10 @@ class _Glyphs(PaintLog):
                     self.glyphs.append(glyph)
             span = span.next
 
-    def _plainly_painted(self, alpha: float) -> bool:
-        """Seen, through rectangles alone, in no translucent or blending group, soft
-        mask or pattern cell: drawn again alone at `alpha`, it looks as it did."""
-        return (
-            alpha > 0
-            and self.opacity(1) >= OPAQUE
-            and not any(self._group_blends)
-            and not self._defining_masks
-            and not self._tiles
-            and all(clip is not None for clip in self._clips)
-        )
-
     def _glyph(self, span, item, ctm, rgb, alpha, clip) -> _Glyph | None:  # noqa: ANN001, PLR0913
         if item.gid < 0 or item.ucs < 0:
             return None
-        trm = span.trm
-        at = mupdf.fz_make_matrix(trm.a, trm.b, trm.c, trm.d, item.x, item.y)
-        m = mupdf.ll_fz_concat(at.internal(), ctm)
+        m = glyph_matrix(span, item, ctm)
         if mupdf.ll_fz_matrix_expansion(m) < LARGE_PT:
             return None
         if not self._taken_whole(span.font, item.gid, m):
@@ -158,10 +144,7 @@ class _Glyphs(PaintLog):
         ink = mupdf.ll_fz_bound_glyph(span.font, item.gid, m)
         if any(within((ink.x0, ink.y0, ink.x1, ink.y1), box) for box in self.boxes):
             return None
-        path = mupdf.ll_fz_outline_glyph(span.font, item.gid, m)
-        if not path:
-            return None  # a Type 3 glyph, or one of a bitmap font: no outline
-        contours = _contours(mupdf.FzPath(path))
+        contours = glyph_contours(span.font, item.gid, m)
         if not contours:
             return None
         return _Glyph(len(self.log) - 1, chr(item.ucs), (m.e, m.f), contours, rgb, alpha, clip)
@@ -180,6 +163,21 @@ class _Glyphs(PaintLog):
         if _meets_any((r.x0 + across, r.y0 + down, r.x1 - across, r.y1 - down), self.removing):
             return True
         return any(same_origin(g.origin, (m.e, m.f)) for g in self.slanted)
+
+
+def glyph_matrix(span, item, ctm) -> mupdf.fz_matrix:  # noqa: ANN001
+    """Where a text span's item draws its glyph: the span's matrix at the item's origin,
+    through `ctm`."""
+    trm = span.trm
+    at = mupdf.fz_make_matrix(trm.a, trm.b, trm.c, trm.d, item.x, item.y)
+    return mupdf.ll_fz_concat(at.internal(), ctm)
+
+
+def glyph_contours(font, gid: int, m) -> list[Contour]:  # noqa: ANN001
+    """The glyph's outline drawn through `m`, as closed polygons; none for a Type 3
+    glyph or one of a bitmap font."""
+    path = mupdf.ll_fz_outline_glyph(font, gid, m)
+    return _contours(mupdf.FzPath(path)) if path else []
 
 
 def _contours(path: mupdf.FzPath) -> list[Contour]:

@@ -41,12 +41,13 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
+from review.pdf.glyph_ink import judged_at, seen_on_glyphs
 from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
 from review.pdf.layers import layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
 from review.pdf.painters import Painters, to_rgb
-from review.pdf.paintlog import TINY_PT, WHITE, PaintLog
+from review.pdf.paintlog import TINY_PT, WHITE, PaintLog, same_colour
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import MUPDF_ERRORS
 
@@ -69,8 +70,6 @@ KINDS = (
     HIDDEN_ANNOTATION,
 )
 
-# Channel difference (0-1) under which text and its background are the same colour.
-SAME_COLOUR_DELTA = 0.03
 OCR_FONT = "GlyphLessFont"  # Tesseract's invisible text layer
 OCR_LAYER = "ocr_layer"  # not hidden: the text of the scan it lies over
 
@@ -177,6 +176,7 @@ def analyse_page(
     clip_kept = kept_by_clips(page, trace, clipped_text) if trace else None
     hidden: list[HiddenGlyph] = []
     hidden_chars: list[tuple] = []  # the trace's record of each hidden glyph
+    same: list[tuple[int, tuple[Quad, int, tuple[float, float, float]]]] = []  # by index
     visible: list[_Span] = []
     ocr_layer: list[Quad] = []
     for span in trace:
@@ -197,7 +197,7 @@ def analyse_page(
             and within(box, area)
             and clip_kept is None
             and (painters is None or painters.untouched(box))
-            and (colour is None or not _same_colour(colour, WHITE))
+            and (colour is None or not same_colour(colour, WHITE))
         ):
             visible.append(_Span(box, span["chars"]))
             continue
@@ -227,10 +227,18 @@ def analyse_page(
             if kind is None:
                 seen.append(char)
             else:
+                if kind == SAME_COLOUR and colour is not None:
+                    same.append((len(hidden), (rect, seqno, colour)))
                 hidden.append(HiddenGlyph(kind, rect, chr(char[0]), seqno, char[2]))
                 hidden_chars.append(char)
         if seen:
             visible.append(_Span(box, tuple(seen)))
+    if same:  # judged again over the glyphs they lie on
+        on_glyphs = seen_on_glyphs(page, area, painters, [glyph for _, glyph in same])
+        moved = {index for (index, _), seen in zip(same, on_glyphs, strict=True) if seen}
+        visible.extend(_Span(hidden[i].rect, (hidden_chars[i],)) for i in sorted(moved))
+        hidden = [glyph for i, glyph in enumerate(hidden) if i not in moved]
+        hidden_chars = [char for i, char in enumerate(hidden_chars) if i not in moved]
     if hidden and visible:
         hidden = _not_drawn_again(hidden, hidden_chars, visible)
     # An image in a pattern cell is seen wherever the pattern's fill is; one drawing a
@@ -385,15 +393,10 @@ def _glyph_kind(
     if colour is None:
         return None
     if painters is None:
-        return SAME_COLOUR if _same_colour(colour, WHITE) else None
-    # Judged at the glyph's centre, then at the middle of each of its halves: a glyph
-    # across the edge of a fill of its colour is seen on the other side (the top of a
-    # select box's last option, black above the box's black border, iText's html2pdf).
-    x0, y0, x1, y1 = rect
-    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
-    for part in (rect, (x0, y0, x1, ym), (x0, ym, x1, y1), (x0, y0, xm, y1), (xm, y0, x1, y1)):
+        return SAME_COLOUR if same_colour(colour, WHITE) else None
+    for part in judged_at(rect):
         backgrounds = painters.backgrounds(part, seqno)
-        if backgrounds is None or not all(_same_colour(colour, b) for b in backgrounds):
+        if backgrounds is None or not all(same_colour(colour, b) for b in backgrounds):
             return None
     return SAME_COLOUR
 
@@ -437,10 +440,6 @@ def _merged(page: int, glyphs: Iterable[HiddenGlyph]) -> Iterator[HiddenContent]
             run = []
         if glyph is not None:
             run.append(glyph)
-
-
-def _same_colour(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    return max(abs(x - y) for x, y in zip(a, b, strict=True)) < SAME_COLOUR_DELTA
 
 
 def _point_box(origin: Sequence[float]) -> Quad:

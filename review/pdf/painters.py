@@ -203,21 +203,22 @@ class Painters:
             for _, shape, _, is_image in self._shapes_meeting((*point, *point))
         )
 
-    def backgrounds(self, rect: Quad, seqno: int) -> list[tuple[float, float, float]] | None:
-        """The colours that may lie behind `rect`, from what was painted before `seqno`:
-        white for the bare page, the last opaque rectangle's colour, a translucent fill
-        blended over what lies under it, and both where a fill that is no rectangle may
-        or may not reach `rect` (a rounded box under white text, pdf.js's
-        issue15372.pdf); None when an image or a shading lies behind it (unknown). A
-        fill of straight sides is asked whether it holds the glyph's centre: a frame's
-        box holds the white inside it (PDFBox's rendering_survey.pdf)."""
+    def backgrounds(
+        self, rect: Quad, seqno: int, ground: tuple[int, tuple[float, float, float]] = (-1, WHITE)
+    ) -> list[tuple[float, float, float]] | None:
+        """The colours that may lie behind `rect`'s centre, from what was painted since
+        `ground` (seqno and colour: the bare page's white, a glyph's ink) and before
+        `seqno`: an opaque rectangle's colour, a translucent fill blended over what lies
+        under it, both where a fill that is no rectangle may reach it or not (pdf.js's
+        issue15372.pdf), a fill of straight sides only if it holds it (a frame's box
+        holds the white inside it); None behind an image or a shading (unknown)."""
         point = centre(rect)
-        possible: list[tuple[float, float, float]] | None = [WHITE]
+        possible: list[tuple[float, float, float]] | None = [ground[1]]
         for index in self._grounds_near.near((*point, *point)):
             earlier, reach, colour, opacity, shape = self._grounds[index]
             if earlier >= seqno:
                 break
-            if not contains_point(reach, point):
+            if earlier <= ground[0] or not contains_point(reach, point):
                 continue
             holds = shape(point) if shape is not None else True
             through = clips_hold(self._clip_shapes.get(earlier, ()), point)
@@ -257,11 +258,10 @@ def _drawings_in_log(log: Sequence[tuple[str, Quad]]) -> list[int]:
 def _blended(
     colour: tuple[float, float, float], opacity: float, under: tuple[float, float, float]
 ) -> tuple[float, float, float]:
-    return (
-        round(opacity * colour[0] + (1 - opacity) * under[0], 3),
-        round(opacity * colour[1] + (1 - opacity) * under[1], 3),
-        round(opacity * colour[2] + (1 - opacity) * under[2], 3),
+    r, g, b = (
+        round(opacity * c + (1 - opacity) * u, 3) for c, u in zip(colour, under, strict=True)
     )
+    return (r, g, b)
 
 
 def _keyed(doc: pymupdf.Document, xref: int) -> bool:

@@ -31,6 +31,12 @@ _CELL_SLACK = 0.5
 # Texts and images a page may paint before it is proved plain the slow way no more.
 PLAIN_PROOF_LIMIT = 5_000
 WHITE = (1.0, 1.0, 1.0)
+# Channel difference (0-1) under which text and its background are the same colour.
+SAME_COLOUR_DELTA = 0.03
+
+
+def same_colour(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) < SAME_COLOUR_DELTA
 
 
 class PaintLog(mupdf.FzDevice2):
@@ -364,6 +370,18 @@ class PaintLog(mupdf.FzDevice2):
     def opacity(self, alpha: float) -> float:
         """What a painting at `alpha` is seen at: through every group being drawn."""
         return alpha * self._group_alphas[-1]
+
+    def plainly_painted(self, alpha: float) -> bool:
+        """Seen, through rectangles alone, in no translucent or blending group, soft
+        mask or pattern cell: drawn again alone at `alpha`, it looks as it did."""
+        return (
+            alpha > 0
+            and self.opacity(1) >= OPAQUE
+            and not any(self._group_blends)
+            and not self._defining_masks
+            and not self._tiles
+            and all(clip is not None for clip in self._clips)
+        )
 
     def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913
         self._group_alphas.append(self._group_alphas[-1] * alpha)
