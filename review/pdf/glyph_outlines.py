@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.clip_shapes import ClipShape, holds
 from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
 from review.pdf.glyph_cut import drop_glyphs, ranked, same_origin
 from review.pdf.paintlog import PaintLog
@@ -117,19 +118,24 @@ class _Glyphs(PaintLog):
 
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001, PLR0913
         super().fill_text(ctx, text, ctm, colorspace, color, alpha, params)
-        if not _meets_any(self.log[-1][1], self.boxes) or not self.plainly_painted(alpha):
+        if not _meets_any(self.log[-1][1], self.boxes):
+            return
+        if not self.plainly_painted(alpha, through_paths=True):
             return
         rgb = self._rgb(colorspace, color)
         if rgb is None:
             return
         clip = self._bounds_of_clips[-1] if self._bounds_of_clips else UNBOUNDED
+        paths = [shape for shape in self._clip_shapes if isinstance(shape, ClipShape)]
         span = text.head
         while span:
             wrapped = mupdf.FzTextSpan(span)
             for i in range(span.len):
                 item = wrapped.items(i)
                 glyph = self._glyph(span, item, ctm, rgb, alpha, clip)
-                if glyph is not None:
+                # A path clip (a form's box, turned with the form: a diagonal "DEMO")
+                # must cut nothing of the glyph, as only rectangles cut the outline.
+                if glyph is not None and all(_holds_whole(p, glyph.contours) for p in paths):
                     self.glyphs.append(glyph)
             span = span.next
 
@@ -178,6 +184,34 @@ def glyph_contours(font, gid: int, m) -> list[Contour]:  # noqa: ANN001
     glyph or one of a bitmap font."""
     path = mupdf.ll_fz_outline_glyph(font, gid, m)
     return _contours(mupdf.FzPath(path)) if path else []
+
+
+def _holds_whole(clip: ClipShape, contours: list[Contour]) -> bool:
+    """The clipping path holds every point of the contours and none of its sides
+    crosses theirs."""
+    if not all(holds(clip.edges, clip.even_odd, point) is True for c in contours for point in c):
+        return False
+    sides = [(c[k - 1], c[k]) for c in contours for k in range(len(c))]
+    xs, ys = [p[0] for c in contours for p in c], [p[1] for c in contours for p in c]
+    return not any(
+        _cross(edge, side)
+        for edge in clip.edges
+        if min(edge[0][0], edge[1][0]) <= max(xs)
+        and max(edge[0][0], edge[1][0]) >= min(xs)
+        and min(edge[0][1], edge[1][1]) <= max(ys)
+        and max(edge[0][1], edge[1][1]) >= min(ys)
+        for side in sides
+    )
+
+
+def _cross(a: tuple[Point, Point], b: tuple[Point, Point]) -> bool:
+    """The segments meet: each one's ends lie on both sides of the other's line, or on
+    it."""
+
+    def side(p: Point, q: Point, r: Point) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(*a, b[0]) * side(*a, b[1]) <= 0 and side(*b, a[0]) * side(*b, a[1]) <= 0
 
 
 def _contours(path: mupdf.FzPath) -> list[Contour]:

@@ -371,16 +371,20 @@ class PaintLog(mupdf.FzDevice2):
         """What a painting at `alpha` is seen at: through every group being drawn."""
         return alpha * self._group_alphas[-1]
 
-    def plainly_painted(self, alpha: float) -> bool:
-        """Seen, through rectangles alone, in no translucent or blending group, soft
-        mask or pattern cell: drawn again alone at `alpha`, it looks as it did."""
+    def plainly_painted(self, alpha: float, *, through_paths: bool = False) -> bool:
+        """Seen in no translucent or blending group, soft mask or pattern cell, through
+        rectangles alone (or, `through_paths`, through clipping paths too, which the
+        caller judges): drawn again alone at `alpha`, it looks as it did."""
         return (
             alpha > 0
             and self.opacity(1) >= OPAQUE
             and not any(self._group_blends)
             and not self._defining_masks
             and not self._tiles
-            and all(clip is not None for clip in self._clips)
+            and all(
+                clip is not None or through_paths and isinstance(shape, ClipShape)
+                for clip, shape in zip(self._clips, self._clip_shapes, strict=True)
+            )
         )
 
     def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913

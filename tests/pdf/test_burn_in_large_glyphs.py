@@ -16,8 +16,8 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content
-from testkit.pixels import changed_beside_a_mark
+from testkit.drawing import append_content, set_resource
+from testkit.pixels import DPI, changed_beside_a_mark, grey
 
 RED = (0.8, 0.1, 0.1)
 
@@ -194,3 +194,39 @@ def test_a_diagonal_translucent_watermark_keeps_its_letters_beside_the_box() -> 
     page.insert_text(at, "Sample", fontsize=100, fill_opacity=0.5, morph=(at, pymupdf.Matrix(45)))
 
     assert changed_beside_a_mark(doc.tobytes(), "Jane") == (0, True)
+
+
+def turned_watermark(box: str) -> bytes:
+    """ "DEMO" 100 points tall in a form drawn turned by 45 degrees, through its box
+    `box` (turned with it), across "Jane Roe"."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, line in ((300, "Lorem ipsum dolor sit amet"), (330, "Jane Roe signed the lease")):
+        page.insert_text((150, y), line, fontsize=11)
+    form = doc.get_new_xref()
+    doc.update_object(
+        form,
+        f"<</Type/XObject/Subtype/Form/BBox[{box}]"
+        "/Resources<</Font<</H<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>",
+    )
+    doc.update_stream(form, b"BT 0 0 0 rg /H 100 Tf 0 0 Td (DEMO) Tj ET")
+    set_resource(page, "XObject", f"<</Wm {form} 0 R>>")
+    append_content(page, b"q 0.7071 0.7071 -0.7071 0.7071 150 380 cm /Wm Do Q")
+    return doc.tobytes()
+
+
+def test_a_diagonal_watermark_in_a_turned_form_keeps_its_letters_beside_the_box() -> None:
+    """A form turned with its watermark is drawn through its box, turned too: no
+    rectangle, so its letters went whole (Aspose's "DEMO" over a page of text)."""
+    assert changed_beside_a_mark(turned_watermark("0 -30 330 90"), "Jane") == (0, True)
+
+
+def test_a_letter_the_turned_box_cuts_goes_whole_and_nothing_is_drawn_past_the_box() -> None:
+    pdf = turned_watermark("0 -30 150 90")  # through the "M"
+    name = _name(pdf)
+    output = sanitize(burn_in(pdf, [_mark(pdf, name)]))
+
+    new_ink = grey(output).astype(int) < grey(pdf).astype(int) - 96
+    scale = DPI / 72
+    new_ink[int(name.y0 * scale) - 3 : int(name.y1 * scale) + 4, :] = False  # the box's row
+    assert not new_ink.any()
