@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import time
 import weakref
@@ -58,15 +59,82 @@ def ocr_available() -> bool:
 
 def text_layer(page: pymupdf.Page, *, language: str, dpi: int, tessdata: str) -> bytes:
     """OCR the whole page as drawn: a one-page PDF of the recognized text alone, in the
-    coordinates of the page image at `dpi`."""
-    pix = page.get_pixmap(dpi=dpi)
+    coordinates of the page image at `dpi` as the layer's page is shown.
+
+    Tesseract reads a page scanned sideways or upside down as upright glyphs of
+    nothing (">a ey <om wv" for a table turned a quarter, Aspose's print sample), and
+    detection found nothing on it. A reading whose lettered words mostly do not look like
+    words is read again turned, a quarter at a time, and the reading that looks most
+    like words is kept, turned back to lie as the upright image does."""
+    layer = _turned_reading(page, 0, language=language, dpi=dpi, tessdata=tessdata)
+    upright = _share_like_words(layer)
+    if upright is not None and upright < READS_AS_WORDS:  # most pages are read once
+        bar = upright + TURN_MARGIN
+        for turn in (90, 270, 180):
+            turned = _turned_reading(page, turn, language=language, dpi=dpi, tessdata=tessdata)
+            share = _share_like_words(turned)
+            if share is not None and share > bar:
+                layer, bar = turned, share
+                if share >= READS_AS_WORDS:
+                    break
+    return layer.tobytes(garbage=4, deflate=True)
+
+
+# The share of a reading's letters that must stand in words that look like words for
+# it to stand as read; by how much a turned reading must beat the upright one; and how
+# many letters a reading needs before it is judged at all.
+READS_AS_WORDS = 0.5
+TURN_MARGIN = 0.15
+_FEW_LETTERS = 40
+_WORD = re.compile(r"[^\W\d_]{4,}(?:[-'’][^\W\d_]+)*")
+_EDGE_PUNCTUATION = ".,;:!?()[]{}\"'‘’“”«»"
+
+
+def _turned_reading(
+    page: pymupdf.Page, turn: int, *, language: str, dpi: int, tessdata: str
+) -> pymupdf.Document:
+    """Tesseract's reading of the page image turned by `turn` degrees, turned back
+    onto a page of the upright image's size."""
+    zoom = dpi / 72
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom).prerotate(turn))
+    pix.set_dpi(dpi, dpi)
     ocr = pymupdf.open(
         stream=pix.pdfocr_tobytes(compress=True, language=language, tessdata=tessdata),
         filetype="pdf",
     )
     for image in ocr[0].get_images():
         ocr[0].delete_image(image[0])
-    return ocr.tobytes(garbage=4, deflate=True)
+    if not turn:
+        return ocr
+    upright = pymupdf.open()
+    width, height = ocr[0].rect.width, ocr[0].rect.height
+    if turn % 180:
+        width, height = height, width
+    sheet = upright.new_page(width=width, height=height)
+    sheet.show_pdf_page(sheet.rect, ocr, 0, rotate=turn)
+    return upright
+
+
+def _share_like_words(layer: pymupdf.Document) -> float | None:
+    """The share of the reading's letters that stand in words that look like words:
+    four letters or more (joined by hyphens or apostrophes perhaps), in one case or
+    capitalised, a Latin word with a vowel. Read sideways, glyphs come out as short
+    runs ("ey", "<om", "REZ") more often than not. None when there are too few letters
+    to judge."""
+    words = [text.strip(_EDGE_PUNCTUATION) for *_, text, _, _, _ in layer[0].get_text("words")]
+    letters = [sum(c.isalpha() for c in word) for word in words]
+    if sum(letters) < _FEW_LETTERS:
+        return None
+    worded = sum(n for word, n in zip(words, letters, strict=True) if _looks_like_a_word(word))
+    return worded / sum(letters)
+
+
+def _looks_like_a_word(word: str) -> bool:
+    return (
+        _WORD.fullmatch(word) is not None
+        and (word.islower() or word.istitle() or word.isupper())
+        and (not word.isascii() or any(c in "aeiouyAEIOUY" for c in word))
+    )
 
 
 class OcrDeferred(Exception):
