@@ -43,6 +43,8 @@ Checks (codes):
   show there (its annotations and fields are read with the page): content MuPDF
   could not read in the original that a rewrite made readable. What burn-in left of a
   word and two runs now read as one are not new;
+- `text_moved`: the output page draws glyphs, away from every box, where the original
+  drew none (`glyph_places.py`: MuPDF's filter moved the text after glyphs it removed);
 - `collateral_damage`: visible words of the original that touch no box are missing from
   the output page (beyond a 0.2 % tolerance for extraction quirks). Hidden content is
   not a witness: sanitize removes it on purpose; nor is MuPDF's "SIGN" tag in an unsigned
@@ -65,6 +67,7 @@ import pymupdf
 from review.pdf import syntax
 from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
+from review.pdf.glyph_places import moved_glyphs
 from review.pdf.hidden import analyse_page
 from review.pdf.layers import layers_on
 from review.pdf.no_text import (
@@ -264,6 +267,10 @@ def _check(
         added = appeared(before, after, page_boxes)
         if added:
             failures.append(Failure("text_added", page=page_no, count=added))
+        drawn = source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
+        moved = moved_glyphs(drawn, page, page_boxes)
+        if moved:
+            failures.append(Failure("text_moved", page=page_no, count=moved))
 
     over = sum(1 for token, allowed in allowance.items() if found[token] > allowed)
     if over:

@@ -61,6 +61,14 @@ def test_a_mark_on_a_glyph_painted_over_since_is_judged_on_what_covers_the_glyph
     assert hidden_marks(pdf) == [(SAME_COLOUR, "!")]
 
 
+def hidden_on_a_page_of(operators: bytes) -> list[tuple[str, str]]:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Figure 1", fontsize=12)
+    append_content(page, operators)
+    return [(f.kind, f.text) for f in find_hidden(doc.tobytes())]
+
+
 @pytest.mark.parametrize(
     ("at", "hidden"),
     [(b"150 468", [(SAME_COLOUR, "x")]), (b"118 468", [])],
@@ -69,28 +77,14 @@ def test_a_mark_on_a_glyph_painted_over_since_is_judged_on_what_covers_the_glyph
 def test_white_text_in_a_letters_counter_is_hidden_and_on_its_ink_is_seen(
     at: bytes, hidden: list
 ) -> None:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Figure 1", fontsize=12)
-    append_content(
-        page,
-        b"BT 0 0 0 rg /helv 240 Tf 100 400 Td (O) Tj ET"
-        + b" BT 1 1 1 rg /helv 12 Tf " + at + b" Td (x) Tj ET",
-    )  # fmt: skip
+    operators = b"BT 0 0 0 rg /helv 240 Tf 100 400 Td (O) Tj ET"
+    operators += b" BT 1 1 1 rg /helv 12 Tf " + at + b" Td (x) Tj ET"
 
-    assert [(f.kind, f.text) for f in find_hidden(doc.tobytes())] == hidden
+    assert hidden_on_a_page_of(operators) == hidden
 
 
 def test_white_text_written_over_a_line_of_black_text_is_still_hidden() -> None:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Figure 1", fontsize=12)
-    append_content(
-        page,
-        b"BT 0 0 0 rg /helv 28 Tf 72 600 Td (MEMBERSHIP WITHHELD) Tj ET"
-        + b" BT 1 1 1 rg /helv 28 Tf 72 600 Td (Ivan Kowalski) Tj ET",
-    )  # fmt: skip
+    operators = b"BT 0 0 0 rg /helv 28 Tf 72 600 Td (MEMBERSHIP WITHHELD) Tj ET"
+    operators += b" BT 1 1 1 rg /helv 28 Tf 72 600 Td (Ivan Kowalski) Tj ET"
 
-    assert [(f.kind, f.text) for f in find_hidden(doc.tobytes())] == [
-        (SAME_COLOUR, "IvanKowalski")  # spaces have no ink
-    ]
+    assert hidden_on_a_page_of(operators) == [(SAME_COLOUR, "IvanKowalski")]  # no spaces

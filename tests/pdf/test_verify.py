@@ -497,7 +497,8 @@ def test_a_common_word_beyond_its_allowance_still_fails() -> None:
 
     report = verify(pdf, output.tobytes(garbage=4), marks)
 
-    assert report.codes() == {"redacted_string_present"}
+    # Drawn where the original drew nothing, the word is also text that moved there.
+    assert report.codes() == {"redacted_string_present", "text_moved"}
 
 
 def test_a_redacted_word_that_starts_a_kerned_word_elsewhere_passes() -> None:
