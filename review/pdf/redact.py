@@ -129,10 +129,15 @@ def ready_for_the_filter(doc: pymupdf.Document) -> frozenset[bytes]:
     inline_images = spell_out_for_the_filter(doc)
     name_every_resource(doc)
     forms_drawn_once(doc)
+    # Read before the line state wraps each "Do" in a "q" of its own, which would hide
+    # the text state an earlier save wrote for it ("q 0 Tc q []0 d /Fm0 Do Q Q": an
+    # Acrobat watermark's "COPY", set in the page's last spacing, spread by 7 points
+    # on release, as sanitize saved the burn-in's output again).
+    explicit = explicit_text_state(doc)
     line_state_set_for_forms(doc)
     gs_fonts_named(doc)
     inline_colour_spaces_named(doc, inline_images)
-    return explicit_text_state(doc)
+    return explicit
 
 
 def save(doc: pymupdf.Document, explicit: frozenset[bytes]) -> bytes:

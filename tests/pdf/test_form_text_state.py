@@ -18,9 +18,10 @@ from review.pdf.sanitize import sanitize
 FOOTER = "Form CMS-1490S (version 01/18)"
 
 
-def page_then_form(form_resources_indirect: bool = False) -> bytes:
+def page_then_form(form_resources_indirect: bool = False, line_state: bytes = b"") -> bytes:
     """A heading the page sets with negative word spacing and wide character spacing,
-    then a footer form that resets both to 0 before it shows its text."""
+    then a footer form that resets both to 0 before it shows its text (setting
+    `line_state` first)."""
     doc = pymupdf.open()
     page = doc.new_page(width=300, height=200)
     font = doc.get_new_xref()
@@ -32,7 +33,9 @@ def page_then_form(form_resources_indirect: bool = False) -> bytes:
         fonts = f"{shared} 0 R"
     form = doc.get_new_xref()
     doc.update_object(form, f"<</Type/XObject/Subtype/Form/BBox[0 0 300 200]/Resources {fonts}>>")
-    doc.update_stream(form, f"BT /F1 9 Tf 0 Tw 0 Tc 20 30 Td ({FOOTER}) Tj ET".encode())
+    doc.update_stream(
+        form, line_state + f"BT /F1 9 Tf 0 Tw 0 Tc 20 30 Td ({FOOTER}) Tj ET".encode()
+    )
     doc.xref_set_key(
         page.xref, "Resources", f"<</Font<</F1 {font} 0 R>>/XObject<</Fm0 {form} 0 R>>>>"
     )
@@ -62,4 +65,12 @@ def test_a_form_keeps_the_spacing_it_sets_itself_through_burn_in_and_sanitize(in
 
 def test_a_form_without_a_mark_on_its_page_keeps_its_spacing_through_sanitize():
     pdf = page_then_form()
+    assert footer_words(sanitize(burn_in(pdf, []))) == footer_words(pdf)
+
+
+def test_a_form_that_sets_its_line_state_too_keeps_its_spacing_through_sanitize():
+    """Sanitize saves the burn-in's output again: the text state that save wrote where
+    the form is drawn was hidden from it by the line state's own "q" around the same
+    "Do" (an Acrobat watermark's "COPY" spread by 7 points, Iowa's tax instructions)."""
+    pdf = page_then_form(line_state=b"0 J []0 d 0 j 1 w 10 M ")
     assert footer_words(sanitize(burn_in(pdf, []))) == footer_words(pdf)
