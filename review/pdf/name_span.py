@@ -29,6 +29,8 @@ _GIVEN_AFTER_COMMA = re.compile(
 # field's label ("SUBJECT: JOHNSON, MARCUS T.": the model reads "MARCUS T" alone).
 _SURNAME_BEFORE = re.compile(rf"(?:^|\n|:)[ ]*([{CAPITAL}][{CAPITAL}'’-]+),[ ]+\Z")
 _TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
+# A web address, which no one's name holds.
+_WEB_ADDRESS = re.compile(r"(?i)\bwww\.|://|\.(?:com|org|net|gov|edu|info|biz|io)\b")
 
 
 def _value(text: str, span: tuple[int, int]) -> str:
@@ -145,4 +147,19 @@ def name_in_reading(text: str, recased: str, start: int, end: int) -> tuple[int,
     spans = [name_span(recased, start, end)]
     if recased is not text:
         spans.append(name_span(text, start, end))
-    return max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
+    name = max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
+    if name is not None and _in_web_address(text, *name):
+        return None
+    return name
+
+
+def _in_web_address(text: str, start: int, end: int) -> bool:
+    """`text[start:end]` is or is part of a web address: a tiled watermark's
+    "www.apdf.com" and the "Irs" of "Www.Irs.Gov/Forms" were read as people. A name
+    only beside one ("Jane Doe<jane@example.com>") is no part of it."""
+    if _WEB_ADDRESS.search(text, start, end):
+        return True
+    joined = text[start - 1 : start] in (".", "/") or text[end : end + 1] in (".", "/")
+    before = max(text.rfind(space, 0, start) for space in " \n\t") + 1
+    after = [i for i in (text.find(space, end) for space in " \n\t") if i >= 0]
+    return joined and _WEB_ADDRESS.search(text, before, min(after, default=len(text))) is not None
