@@ -21,7 +21,7 @@ from pymupdf import mupdf
 
 from review.pdf.clip_shapes import Point, holds
 from review.pdf.geometry import UNBOUNDED, BoxGrid, Quad, centre, contains_point
-from review.pdf.glyph_outlines import glyph_contours, glyph_matrix
+from review.pdf.glyph_outlines import contour_sides, glyph_contours, glyph_matrix
 from review.pdf.painters import Painters
 from review.pdf.paintlog import OPAQUE, PaintLog, same_colour
 
@@ -109,11 +109,7 @@ class _Inks(PaintLog):
         ]
         if not asked:
             return
-        edges = [
-            (contour[k - 1], contour[k])
-            for contour in glyph_contours(font, gid, m)
-            for k in range(len(contour))
-        ]
+        edges = contour_sides(glyph_contours(font, gid, m))
         for point in asked:
             if holds(edges, False, point[0]) is True:
                 self._holding.setdefault(point, []).append((seqno, rgb))

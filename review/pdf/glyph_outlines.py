@@ -191,7 +191,7 @@ def _holds_whole(clip: ClipShape, contours: list[Contour]) -> bool:
     crosses theirs."""
     if not all(holds(clip.edges, clip.even_odd, point) is True for c in contours for point in c):
         return False
-    sides = [(c[k - 1], c[k]) for c in contours for k in range(len(c))]
+    sides = contour_sides(contours)
     xs, ys = [p[0] for c in contours for p in c], [p[1] for c in contours for p in c]
     return not any(
         _cross(edge, side)
@@ -202,6 +202,11 @@ def _holds_whole(clip: ClipShape, contours: list[Contour]) -> bool:
         and max(edge[0][1], edge[1][1]) >= min(ys)
         for side in sides
     )
+
+
+def contour_sides(contours: list[Contour]) -> list[tuple[Point, Point]]:
+    """Each side of each closed contour, as a pair of points."""
+    return [(c[k - 1], c[k]) for c in contours for k in range(len(c))]
 
 
 def _cross(a: tuple[Point, Point], b: tuple[Point, Point]) -> bool:

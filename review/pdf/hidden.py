@@ -235,10 +235,10 @@ def analyse_page(
             visible.append(_Span(box, tuple(seen)))
     if same:  # judged again over the glyphs they lie on
         on_glyphs = seen_on_glyphs(page, area, painters, [glyph for _, glyph in same])
-        moved = {index for (index, _), seen in zip(same, on_glyphs, strict=True) if seen}
-        visible.extend(_Span(hidden[i].rect, (hidden_chars[i],)) for i in sorted(moved))
-        hidden = [glyph for i, glyph in enumerate(hidden) if i not in moved]
-        hidden_chars = [char for i, char in enumerate(hidden_chars) if i not in moved]
+        shown = {index for (index, _), on_ink in zip(same, on_glyphs, strict=True) if on_ink}
+        visible.extend(_Span(hidden[i].rect, (hidden_chars[i],)) for i in sorted(shown))
+        hidden = [glyph for i, glyph in enumerate(hidden) if i not in shown]
+        hidden_chars = [char for i, char in enumerate(hidden_chars) if i not in shown]
     if hidden and visible:
         hidden = _not_drawn_again(hidden, hidden_chars, visible)
     # An image in a pattern cell is seen wherever the pattern's fill is; one drawing a

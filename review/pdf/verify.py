@@ -202,6 +202,10 @@ def _check(
     # And with its annotations drawn in, as burn-in draws them: a word under a sticky
     # note's icon was hidden from the reviewer, and sanitize takes it.
     source_baked = functools.cache(lambda: baked(src))
+
+    def as_burned(page_no: int) -> pymupdf.Page:
+        return source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
+
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
@@ -257,8 +261,9 @@ def _check(
             # tag MuPDF draws in an unsigned signature field. Looked for only here,
             # where words are missing, as most pages have neither.
             layered_doc = source_layered()
-            seen = source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
-            analysis = analyse_page(seen, layered_doc[page_no] if layered_doc is not None else None)
+            analysis = analyse_page(
+                as_burned(page_no), layered_doc[page_no] if layered_doc is not None else None
+            )
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
             before.hidden += _unsigned_signature_fields(src[page_no])
             lost = missing(before, after, page_boxes)
@@ -267,8 +272,7 @@ def _check(
         added = appeared(before, after, page_boxes)
         if added:
             failures.append(Failure("text_added", page=page_no, count=added))
-        drawn = source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
-        moved = moved_glyphs(drawn, page, page_boxes)
+        moved = moved_glyphs(as_burned(page_no), page, page_boxes)
         if moved:
             failures.append(Failure("text_moved", page=page_no, count=moved))
 
