@@ -38,7 +38,11 @@ from presidio_analyzer import (  # noqa: E402
     RecognizerRegistry,
     RecognizerResult,
 )
-from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine  # noqa: E402
+from presidio_analyzer.nlp_engine import (  # noqa: E402
+    NerModelConfiguration,
+    NlpArtifacts,
+    SpacyNlpEngine,
+)
 from presidio_analyzer.predefined_recognizers import (  # noqa: E402
     PhoneRecognizer,
     SpacyRecognizer,
@@ -122,11 +126,27 @@ class _InstalledSpacyEngine(SpacyNlpEngine):
     """Presidio's spaCy engine around a pipeline already loaded from its package."""
 
     def __init__(self, pipeline: str, nlp: spacy.language.Language) -> None:
-        super().__init__(models=[{"lang_code": LANGUAGE, "model_name": pipeline}])
+        super().__init__(
+            models=[{"lang_code": LANGUAGE, "model_name": pipeline}],
+            ner_model_configuration=_configuration(nlp),
+        )
         self.nlp = {LANGUAGE: nlp}  # type: ignore[assignment]
 
     def load(self) -> None:
         """Already loaded; never download."""
+
+
+def _configuration(nlp: spacy.language.Language) -> NerModelConfiguration:
+    """Presidio's configuration, ignoring the pipeline's labels that map to no entity
+    asked for: Presidio logs a warning for each unmapped entity it keeps (every number
+    and date of a page, CARDINAL, ORDINAL, MONEY...), thousands per document."""
+    configuration = NerModelConfiguration()
+    mapping = configuration.model_to_presidio_entity_mapping or {}
+    labels = nlp.get_pipe("ner").labels if nlp.has_pipe("ner") else ()  # type: ignore[attr-defined]
+    configuration.labels_to_ignore = sorted(
+        label for label in labels if mapping.get(label) not in NER_ENTITIES
+    )
+    return configuration
 
 
 def load_pipeline(pipeline: str) -> spacy.language.Language:

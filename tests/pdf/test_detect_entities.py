@@ -4,6 +4,7 @@ pipeline comes only from its installed package."""
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 import subprocess
@@ -1119,6 +1120,24 @@ def test_the_pipeline_is_loaded_once_per_process() -> None:
 
     assert nlp.engine(nlp.DEFAULT_PIPELINE) is first
     assert nlp.engine.cache_info().currsize == 1
+
+
+def test_numbers_and_dates_the_model_reads_log_no_warning(caplog) -> None:
+    """Before: Presidio logged "Entity CARDINAL is not mapped to a Presidio entity" for
+    every number, date and sum the model read: thousands of warnings per document in a
+    worker's log."""
+    pdf = simple_pdf(
+        [
+            "On 3 March 2021 Jane Doe paid the first of 12 instalments of $450,",
+            "15 percent of the 3,000 dollars owed under the Housing Act of 1937.",
+        ]
+    )
+
+    with caplog.at_level(logging.INFO, logger="presidio-analyzer"):
+        marks = detect(pdf, full()).marks
+
+    assert "person" in {m.category for m in marks}
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 def test_a_hyphenated_name_broken_at_its_hyphen_onto_the_next_line_is_proposed_there_too() -> None:
