@@ -37,9 +37,12 @@ _POSSESSIVE_END = re.compile(r"['’]s?$")
 # one small Greek letter after a Latin name, an affiliation mark too ("Kuehlα", in
 # papermage's own paper).
 # Hyphens and dashes a name's parts are joined with, as fonts' maps write them: "Quan" is
-# no word of its own in "Quan‑Yang Duh" (U+2011).
+# no word of its own in "Quan‑Yang Duh" (U+2011); nor is "Yang".
 _HYPHENS = "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d-"  # "-" last: no range
-_START = rf"(?<![^\W\d]|[{_HYPHENS}])"
+# A case number's judges come after its hyphens ("15-60185-CIV-CANNON/Hunt"): a hyphen
+# after digits or a docket's kind ends no name's first part.
+_DOCKET_HYPHEN = r"(?<=\d-)|(?<=[-\d](?i:civ)-)|(?<=[-\d](?i:cv|cr|mj)-)"
+_START = rf"(?:(?<![^\W\d]|[{_HYPHENS}])|{_DOCKET_HYPHEN})"
 _AFFILIATION_MARK = r"(?<=[A-Za-z\u00c0-\u024f])[\u03b1-\u03c9](?![^\W\d])"
 _END = rf"(?!(?!{_AFFILIATION_MARK})[^\W\d]|[{_HYPHENS}]|\d*@)"
 # A name written surname first ("WILLIAMS, KAREN", "Gonzalez, Roberto").

@@ -1140,6 +1140,26 @@ def test_numbers_and_dates_the_model_reads_log_no_warning(caplog) -> None:
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
+def test_a_judges_surname_in_a_case_number_is_proposed_in_their_group() -> None:
+    """Before: "CANNON" of "15-60185-CIV-CANNON/Hunt", in the header of every page of
+    a Florida court's order, was taken for the end of a hyphenated name and stayed
+    visible under the redacted signature "AILEEN M. CANNON" (the gate refused)."""
+    pdf = simple_pdf(
+        [
+            "Case No. 15-60185-CIV-CANNON/Hunt",
+            "The motion is granted. Signed by Mary Quan-Yang for Jean-Pierre Smith.",
+            "AILEEN M. CANNON",
+            "UNITED STATES DISTRICT JUDGE",
+        ]
+    )
+
+    groups = [sorted(t) for t in texts_by_group(pdf, detect(pdf, full()), "person").values()]
+
+    assert ["AILEEN M. CANNON", "CANNON"] in groups
+    # A hyphen between letters still joins one name: no "Yang" or "Pierre" alone.
+    assert ["Mary Quan-Yang"] in groups and ["Jean-Pierre Smith"] in groups
+
+
 def test_a_hyphenated_name_broken_at_its_hyphen_onto_the_next_line_is_proposed_there_too() -> None:
     """Before: "Oyelaran-\nSmith" matched no written form of "Oyelaran-Smith" and
     stayed visible."""
