@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import pymupdf
 
+from review.pdf.carried_offsets import CARRIED_OFFSET, offsets_carried_forward
 from review.pdf.content_streams import contents_as_one, read_content
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
 from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
@@ -166,6 +167,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
       colour, full ink for a separation (an Adobe technical note, pdfcpu's
       5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
       black);
+    - the numbers that end a "TJ" move into the next text shown where the font size
+      changed in between (`carried_offsets`);
     - a clip to no path gets an empty rectangle (`empty_clips`);
     - a path that clips and is painted is painted, then made the clip with "W n"
       (`painted_clips`).
@@ -201,6 +204,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
             spelled = colours_spelled_out(spelled)
         if _SHOWN_UNPLACED.search(spelled):
             spelled = text_objects_placed(spelled)
+        if CARRIED_OFFSET.search(spelled):
+            spelled = offsets_carried_forward(spelled, operations(spelled))
         if EMPTY_CLIP.search(spelled):
             spelled = empty_clips_spelled_out(spelled, operations(spelled))
         if PAINTED_CLIP.search(spelled):
