@@ -405,6 +405,11 @@ def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | N
     lone_move = False
     for op in path:
         name = op.operator
+        if name == b"h" and not subpaths:
+            # A close with no path begun ("B h", then the next shape: UniDoc's charts)
+            # closes nothing: MuPDF passes it over. Read as a start, a pie chart's slice
+            # with a mark on it went whole.
+            continue
         count = PATH_OPERANDS.get(name)
         numbers = numbers_of(op.operands, count) if count is not None else None
         if numbers is None or (name not in (b"re", b"m") and not subpaths):

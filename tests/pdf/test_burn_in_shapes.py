@@ -41,15 +41,16 @@ ROUND_CORNERS = [
 ]
 
 
-def banner_page(*, outlined: bool = False) -> bytes:
+def banner_page(*, outlined: bool = False, before: bytes = b"") -> bytes:
     """A letter with a navy banner of round corners, white text on it; `outlined`: with
-    a red border 2 pt wide, drawn with the fill ("b")."""
+    a red border 2 pt wide, drawn with the fill ("b"); `before`: drawn just before the
+    banner."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 100), "Notice to the tenants", fontsize=11)
     banner = b"1 0 0 RG 2 w " + BANNER[:-1] + b"b" if outlined else BANNER
     xref = page.get_contents()[0]
-    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + banner + b" Q\n")
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq " + before + banner + b" Q\n")
     page.insert_text((120, 165), "Call Jane Roe at the front desk", fontsize=12, color=(1, 1, 1))
     return doc.tobytes()
 
@@ -84,6 +85,21 @@ def test_a_mark_on_a_banner_with_round_corners_leaves_the_banner_and_its_white_t
         assert colour_at(output, x, y) == NAVY_RGB  # corners, the bottom, beside the box
     # All but the box and the pixels its edges half cover.
     assert navy_pixels(output) > navy_pixels(pdf) - (box.width + 4) * (box.height + 4)
+    assert verify(pdf, output, [mark]).ok
+
+
+def test_a_banner_after_a_close_with_no_path_keeps_its_fill_around_a_mark() -> None:
+    """UniDoc's charts close each slice after painting it ("B h"): the "h" closes
+    nothing, and read as the start of the next slice it took that slice whole."""
+    pdf = banner_page(before=b"0.5 g 1 1 1 RG 20 700 40 40 re B h ")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    box = word_box(pdf, "Jane") | word_box(pdf, "Roe")
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    for x, y in ((105, 137), (495, 137), (300, 185), (box.x0 - 3, box.y0 + 2)):
+        assert colour_at(output, x, y) == NAVY_RGB
     assert verify(pdf, output, [mark]).ok
 
 
