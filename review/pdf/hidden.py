@@ -221,7 +221,12 @@ def analyse_page(
             elif span_kind is not None:
                 kind = span_kind
             else:
-                kind = _glyph_kind(char, rect, colour, clip_kept, painters, seqno)
+                # Extraction may place a glyph elsewhere than the trace (a character
+                # the font maps to a combining mark): held by its clips and the page
+                # (which extraction clips to as well), it is clipped by nothing.
+                may_cut = paint.clips_may_cut(seqno, rect) or not within(rect, area)
+                cut = clip_kept if may_cut else None
+                kind = _glyph_kind(char, rect, colour, cut, painters, seqno)
                 cut_by_the_fill = tiled and intersects(rect, paint.cells[seqno])
                 kind = None if cut_by_the_fill and kind == CLIPPED else kind
             if kind is None:

@@ -90,8 +90,10 @@ class PaintLog(mupdf.FzDevice2):
         # `UnreadOutlines` for a clip of glyphs or strokes; None for a rectangle or a
         # mask (its box bounds it).
         self._clip_shapes: list[Clip | None] = []
-        # By seqno, the outlines of the clips an operation was painted through.
+        # By seqno, the outlines of the clips an operation was painted through, and the
+        # bounds of them all where each is a rectangle (None: one is not; no entry: none).
         self.clip_shapes: dict[int, tuple[Clip, ...]] = {}
+        self.clip_bounds: dict[int, Quad | None] = {}
         self._defining_masks = 0  # depth of soft masks whose content is being drawn
         # Seqnos of fills, images and shadings that hide nothing under them: painted
         # translucent (`see_through`, with their opacity), or drawing a soft mask's
@@ -192,7 +194,10 @@ class PaintLog(mupdf.FzDevice2):
             self.mask_content.add(len(self.log))
         elif alpha < OPAQUE:
             self.see_through[len(self.log)] = alpha
-        reach = clamp_to(box, self._bounds_of_clips[-1]) if self._bounds_of_clips else box
+        bounds = self._bounds_of_clips[-1] if self._bounds_of_clips else None
+        if bounds is not None:
+            self.clip_bounds[len(self.log)] = None if None in self._clips else bounds
+        reach = box if bounds is None else clamp_to(box, bounds)
         shaped = tuple(shape for shape in self._clip_shapes if shape is not None)
         if shaped:
             self.clip_shapes[len(self.log)] = shaped
@@ -371,6 +376,12 @@ class PaintLog(mupdf.FzDevice2):
         """What a painting at `alpha` is seen at: through every group being drawn."""
         return alpha * self._group_alphas[-1]
 
+    def clips_may_cut(self, seqno: int, box: Quad) -> bool:
+        """Whether a clip `seqno` was painted through may cut into `box`: one that is no
+        rectangle (a path, glyphs, an image mask), or rectangles not holding it all."""
+        bounds = self.clip_bounds.get(seqno, UNBOUNDED)
+        return bounds is None or not within(box, bounds)
+
     def plainly_painted(self, alpha: float, *, through_paths: bool = False) -> bool:
         """Seen in no translucent or blending group, soft mask or pattern cell, through
         rectangles alone (or, `through_paths`, through clipping paths too, which the
@@ -417,15 +428,7 @@ class PaintLog(mupdf.FzDevice2):
 
 # Logged operations that put ink on the page.
 _PAINTING = frozenset(
-    (
-        "fill-path",
-        "stroke-path",
-        "fill-text",
-        "stroke-text",
-        "fill-shade",
-        "fill-image",
-        "fill-imgmask",
-    )
+    "fill-path stroke-path fill-text stroke-text fill-shade fill-image fill-imgmask".split()
 )
 
 

@@ -12,6 +12,11 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.drawing import (
+    append_a_word_a_clip_cuts_away,
+    append_content,
+    page_writing_hyphens_as,
+)
 
 # Not a rectangle, so the page goes to the glyph-by-glyph analysis.
 PENTAGON_AROUND_TEXT = b"40 40 m 260 40 l 260 160 l 150 190 l 40 160 l h W n"
@@ -99,3 +104,23 @@ def test_text_under_a_shading_painted_inside_a_clip_over_it_is_covered() -> None
 
     assert [(f.kind, f.text) for f in found] == [("covered", "CANARYundershading")]
     assert "CANARY" not in _text(sanitize(burn_in(pdf, [])))
+
+
+def test_a_glyph_extraction_places_elsewhere_with_no_clip_around_it_is_not_clipped() -> None:
+    """Before: a font reading a glyph as a combining mark (U+0744 here), set with
+    character spacing, is extracted at the end of the glyph before it, not where it
+    is drawn; on a page where a clip cuts something else, the keying took it for clipped
+    away and sanitize erased it (121 visible kanji of two Japanese health-check forms
+    whose font maps its glyphs to such characters)."""
+    page = page_writing_hyphens_as("Witness statement", "Fd", "\u0744")
+    append_content(page, b"BT /Fd 12 Tf 6 Tc 72 600 Td (Form 12-B) Tj ET")
+    append_a_word_a_clip_cuts_away(page)
+    pdf = page.parent.tobytes()
+
+    hidden = find_hidden(pdf)
+
+    assert [h.kind for h in hidden] == ["clipped"] and hidden[0].text == "Hidden"
+    output = sanitize(burn_in(pdf, []))
+    traced = [chr(c[0]) for s in pymupdf.open(stream=output)[0].get_texttrace() for c in s["chars"]]
+    assert "\u0744" in traced
+    assert verify(pdf, output, []).ok
