@@ -207,6 +207,10 @@ def analyse_page(
         # edge or the page's (not the cell's), it is the same glyph as in the cells
         # within (iText's text pattern: every page filled with it was refused).
         tiled = seqno in paint.tiled and intersects(paint.tiled[seqno], area)
+        # Its ink wholly off the page, where the boxes the trace gives glyphs (ascent to
+        # descent) reach onto it: "JPX" set large above the top (pdf.js's issue19326.pdf).
+        ink = paint.log[seqno][1]
+        off_page = not within(box, area) and area_of(ink) > 0 and not intersects(ink, area)
         for char in span["chars"]:
             rect = quad(char[3])
             if chr(char[0]).isspace():
@@ -215,7 +219,7 @@ def analyse_page(
                 # The second letter of a ligature ("fi") has no box of its own: it
                 # shares the fate of the glyph it belongs to.
                 rect = _point_box(char[2])
-            elif not intersects(rect, area):
+            elif not intersects(rect, area) or off_page:
                 # Wholly: a glyph cut by the edge was partly seen.
                 kind = None if tiled else OUTSIDE_CROP_BOX
             elif span_kind is not None:
