@@ -23,22 +23,16 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
+from review.pdf import empty_clips
+
 # A number right before the end of a "TJ" array: where there may be work.
 CARRIED_OFFSET = re.compile(rb"[0-9.][\x00\t\n\f\r ]*\][\x00\t\n\f\r ]*TJ(?![A-Za-z*'\"])")
 _ENDS_LINE = (b"BT", b"ET", b"Td", b"TD", b"Tm", b"T*", b"'", b'"')
 
 
-class Operation(Protocol):
-    """An operation of a content stream, as `content.operations` reads it."""
-
-    @property
-    def start(self) -> int: ...  # of its first operand, or of the operator when it has none
-
-    @property
-    def end(self) -> int: ...  # of its operator
-
-    @property
-    def operator(self) -> bytes: ...
+class Operation(empty_clips.Operation, Protocol):
+    """An operation of a content stream with its operands, as `content.operations`
+    reads it."""
 
     @property
     def operands(self) -> list[bytes]: ...
