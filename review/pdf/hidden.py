@@ -209,7 +209,7 @@ def analyse_page(
         tiled = seqno in paint.tiled and intersects(paint.tiled[seqno], area)
         # Its ink wholly off the page, where the boxes the trace gives glyphs (ascent to
         # descent) reach onto it: "JPX" set large above the top (pdf.js's issue19326.pdf).
-        ink = paint.log[seqno][1]
+        ink = paint.log[seqno][1] if seqno < len(paint.log) else box
         off_page = not within(box, area) and area_of(ink) > 0 and not intersects(ink, area)
         for char in span["chars"]:
             rect = quad(char[3])
