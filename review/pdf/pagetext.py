@@ -14,6 +14,7 @@ from pymupdf import mupdf
 
 from review.pdf import letter_spacing
 from review.pdf.geometry import Box, pdf_to_page
+from review.pdf.justified import justified_lines_joined
 from review.pdf.patterns import Hit
 from review.pdf.words import splits_words, words_of
 
@@ -253,6 +254,7 @@ def extract_words(
     of the page's own content: a page without any has no text layer (OCR reads it)."""
     textpage = page.get_textpage(flags=TEXT_FLAGS)
     words = letter_spacing.joined([w for w in words_of(textpage) if w[4].strip()])
+    words = justified_lines_joined(words)
     # annot_xrefs() is one cheap call; most pages have no annotations or widgets.
     overlays = list(annotation_texts(page)) if page.annot_xrefs() else []
     # Annotation and widget appearances are part of the extracted words; a page whose
