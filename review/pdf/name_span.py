@@ -19,6 +19,7 @@ from review.pdf.name_words import (
     trimmed,
     without_everyday_words,
 )
+from review.pdf.truecase import given_name
 
 # The given name after a surname written first ("WILLIAMS, KAREN", "Gonzalez, Roberto").
 # Not a firm's list of partners ("Johnson, Hardy and Smith").
@@ -28,6 +29,9 @@ _GIVEN_AFTER_COMMA = re.compile(
 # The surname before a given name in capitals, written first at a line's start or after a
 # field's label ("SUBJECT: JOHNSON, MARCUS T.": the model reads "MARCUS T" alone).
 _SURNAME_BEFORE = re.compile(rf"(?:^|\n|:)[ ]*([{CAPITAL}][{CAPITAL}'’-]+),[ ]+\Z")
+# Given names in capitals opening the line before a name the model read in capitals
+# ("MARCELO" of "MARCELO ANDRE CORTES VILLELA" heading a police order: it read the rest).
+_CAPITALS_BEFORE = re.compile(rf"(?:^|\n)[ ]*((?:[{CAPITAL}][{CAPITAL}'’-]+[ ]+)+)\Z")
 _TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
 # A web address, which no one's name holds.
 _WEB_ADDRESS = re.compile(r"(?i)\bwww\.|://|\.(?:com|org|net|gov|edu|info|biz|io)\b")
@@ -83,6 +87,10 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         and bare_word(surname[1]) not in EDGE_WORDS
     ):
         return surname.start(1), name[1]
+    if _value(text, name).isupper():
+        before = _CAPITALS_BEFORE.search(text, max(0, name[0] - 60), name[0])
+        if before is not None and all(given_name(word) for word in before[1].split()):
+            name = before.start(1), name[1]
     value = _value(text, name)
     if not plausible_name(value) or (" " not in value and name != whole_line):
         return None  # one word left of a reading cut at its ends: "Role" of "Role Phone"

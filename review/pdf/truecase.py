@@ -116,7 +116,7 @@ def _upper(letter: str) -> str:
     return letter.upper() if len(letter.upper()) == 1 else letter
 
 
-def _given_name(word: str) -> bool:
+def given_name(word: str) -> bool:
     folded = word.casefold()
     return (
         folded in given_names()
@@ -145,14 +145,14 @@ def _capitalised(words: list[re.Match[str]], i: int, text: str) -> Iterator[bool
     or is part of a name, as the module's doc tells."""
     word, before = words[i], words[i - 1] if i else None
     yield _SENTENCE_END.search(text, max(0, word.start() - 40), word.start()) is not None
-    if _given_name(word[0]):
+    if given_name(word[0]):
         yield len(word[0]) > _SHORT_GIVEN_NAME or _before_surname(words, i, text)
     yield (_title(word[0]) or _initial(word, text)) and _before_surname(words, i, text)
     if before is not None and _adjacent(before, word, text) and _surname(word[0]):
-        yield _given_name(before[0]) or _title(before[0]) or _initial(before, text)
-    yield _given_name(_next(words, i)) and text[word.end() : word.end() + 2] == ", "
+        yield given_name(before[0]) or _title(before[0]) or _initial(before, text)
+    yield given_name(_next(words, i)) and text[word.end() : word.end() + 2] == ", "
     if before is not None and text[before.end() : before.end() + 2] == ", ":
-        yield _given_name(word[0]) and _surname(before[0])
+        yield given_name(word[0]) and _surname(before[0])
 
 
 def _next(words: list[re.Match[str]], i: int) -> str:

@@ -4,6 +4,7 @@ language model reads it re-cased, so the people in it are proposed as in any tex
 from __future__ import annotations
 
 from review.pdf.detect import DetectionPolicy, detect
+from review.pdf.name_span import name_in_reading
 from review.pdf.truecase import for_model
 from testkit.corpus import simple_pdf
 from tests.pdf.test_detect_entities import full, texts_by_group
@@ -88,3 +89,19 @@ def test_a_police_report_in_capitals_has_its_reporting_party_and_officers_propos
     assert {"OYELARAN", "NGUYEN"} <= {text for texts in groups.values() for text in texts}
     organisations = texts_by_group(pdf, result, "organization")
     assert not {"HRS", "VISIBLE", "SGT"} & {t for texts in organisations.values() for t in texts}
+
+
+def test_given_names_in_capitals_opening_the_line_join_the_name_the_model_read() -> None:
+    """A police order's "MARCELO ANDRE CORTES VILLELA," heading its first paragraph:
+    the model read "ANDRE CORTES VILLELA" and "MARCELO" stayed visible."""
+    text = "PORTARIA\nIPL n. 2022.0014837\nMARCELO ANDRE CORTES VILLELA,\nDelegado(a) de Policia"
+    start = text.index("ANDRE")
+
+    name = name_in_reading(text, text, start, text.index(","))
+
+    assert name is not None and text[name[0] : name[1]] == "MARCELO ANDRE CORTES VILLELA"
+    # Words that are no given names, or not at the line's start, are left.
+    for line in ("DEFENDANT ANDRE CORTES VILLELA", "THE ANDRE CORTES VILLELA"):
+        other = "ORDER\n" + line + "\nfiled"
+        span = name_in_reading(other, other, other.index("ANDRE"), other.index("\nfiled"))
+        assert span is not None and other[span[0] : span[1]] == "ANDRE CORTES VILLELA"
