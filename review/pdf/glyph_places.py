@@ -12,6 +12,9 @@ never saw it. The release gate counts such glyphs (`text_moved`).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 import pymupdf
 
 from review.pdf.geometry import quad
@@ -44,3 +47,34 @@ def _cell(origin: tuple[float, float]) -> tuple[int, int]:
 def _cells_around(x: float, y: float) -> list[tuple[int, int]]:
     i, j = _cell((x, y))
     return [(i + di, j + dj) for di in (-1, 0, 1) for dj in (-1, 0, 1)]
+
+
+def shown_hidden_glyphs(
+    original: pymupdf.Page,
+    hidden: Iterable[tuple[str, tuple[float, float]]],
+    output: pymupdf.Page,
+    boxes: Boxes,
+) -> int:
+    """How many glyphs (character, origin) that `original` draws only `hidden` (each
+    glyph the hidden-content analysis found) `output` draws again away from every box.
+    Sanitize judges the output afresh: a glyph a rewrite uncovered is no longer hidden
+    there (a stamp under the rest of a path a form left unpainted, which MuPDF filled
+    with the page's next shape, was shown on release)."""
+    hidden_at = Counter(_place(char, origin) for char, origin in hidden)
+    if not hidden_at:
+        return 0
+    seen_at = Counter(
+        _place(chr(char[0]), char[2]) for span in original.get_texttrace() for char in span["chars"]
+    )
+    seen_at.subtract(hidden_at)
+    shown_at = Counter(
+        place
+        for span in output.get_texttrace()
+        for char in span["chars"]
+        if (place := _place(chr(char[0]), char[2])) in hidden_at and not boxes.touch(quad(char[3]))
+    )
+    return sum(max(0, count - max(0, seen_at[place])) for place, count in shown_at.items())
+
+
+def _place(char: str, origin: tuple[float, float]) -> tuple[str, int, int]:
+    return char, round(origin[0]), round(origin[1])

@@ -17,7 +17,9 @@ Checks (codes):
   mark by a point or more, and MuPDF rightly keeps it;
 - `unseen_content`: the output still carries content no reader sees (`hidden.py`: text
   or images outside the crop box, covered, invisible, same-coloured, tiny, clipped, in an
-  off layer). The burn-in's reason stamps are white on black, so they pass;
+  off layer), or draws again, away from the boxes, glyphs the original hid (a rewrite
+  may uncover them: `glyph_places.shown_hidden_glyphs`). The burn-in's reason stamps are
+  white on black, so they pass;
 - `redacted_string_present`: a redacted token (3+ characters) found, as a whole word
   (case-insensitive; "Ann" is not found in "Annex"), in the output's extracted text,
   annotation contents, form values, metadata, XMP, outline, attachment names, or the
@@ -67,7 +69,7 @@ import pymupdf
 from review.pdf import syntax
 from review.pdf.geometry import Quad, page_rect
 from review.pdf.glyph_keys import clipped_textpage
-from review.pdf.glyph_places import moved_glyphs
+from review.pdf.glyph_places import moved_glyphs, shown_hidden_glyphs
 from review.pdf.hidden import analyse_page
 from review.pdf.layers import layers_on
 from review.pdf.no_text import (
@@ -232,8 +234,18 @@ def _check(
         unseen = analyse_page(
             page, out_layered[page_no] if out_layered else None, clipped_text=textpage
         ).hidden
-        if unseen:
-            failures.append(Failure("unseen_content", page=page_no, count=len(unseen)))
+        # What the original hid (the reviewer saw it only as a hidden-content mark) must
+        # be gone, though a rewrite may have uncovered it where the output draws it.
+        layered_doc = source_layered()
+        analysis = analyse_page(
+            as_burned(page_no), layered_doc[page_no] if layered_doc is not None else None
+        )
+        hidden = [(g.text, g.origin) for g in analysis.hidden if g.origin is not None]
+        unseen_count = len(unseen) + shown_hidden_glyphs(
+            as_burned(page_no), hidden, page, page_boxes
+        )
+        if unseen_count:
+            failures.append(Failure("unseen_content", page=page_no, count=unseen_count))
         before = original_pages[page_no]
         if words is not None:
             cut = cut_short(after, before, page_boxes)
@@ -260,10 +272,6 @@ def _check(
             # Sanitize removes hidden content on purpose: it is no witness; nor is the
             # tag MuPDF draws in an unsigned signature field. Looked for only here,
             # where words are missing, as most pages have neither.
-            layered_doc = source_layered()
-            analysis = analyse_page(
-                as_burned(page_no), layered_doc[page_no] if layered_doc is not None else None
-            )
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
             before.hidden += _unsigned_signature_fields(src[page_no])
             lost = missing(before, after, page_boxes)
