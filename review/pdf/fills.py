@@ -36,14 +36,20 @@ from review.pdf.content import Operation, operations
 from review.pdf.form_fills import StreamOwner, strokes_a_form_may_reach
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped, paints_opaque
-from review.pdf.shape_pieces import Outline, Point, Segment, clipped, hugging
+from review.pdf.shape_pieces import (
+    Outline,
+    Segment,
+    clipped,
+    hugging,
+    path_subpaths,
+    rectangle_sides,
+)
 from review.pdf.stroke_pieces import stroke_band, stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
     FILL_AND_STROKES,
     FILLS,
     PAINTS,
-    PATH_OPERANDS,
     STROKES,
     Matrix,
     PathState,
@@ -166,7 +172,7 @@ def split_rectangle_fills(
                 out += [_up_to(data, cursor, path), _filled(pieces, data[path[-1].end : op.end])]
                 cursor = op.end
             path = []
-        elif name in FILLS and (subpaths := _subpaths(path, closed=False)):
+        elif name in FILLS and (subpaths := path_subpaths(path, closed=False)):
             shapes = _shape_pieces(subpaths, state.ctm, boxes)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
@@ -177,7 +183,7 @@ def split_rectangle_fills(
             rects, windings = found
             # Filled, then outlined: the fill's pieces, then the outline's sides (an
             # outline around each piece would draw lines across the fill).
-            outlines = [_sides(_corners(rect)) for rect in rects]
+            outlines = [rectangle_sides(rect) for rect in rects]
             edges = stroke_sides(outlines, state, boxes)
             if edges is not None:
                 paint = data[path[-1].end : op.start]
@@ -197,7 +203,9 @@ def split_rectangle_fills(
                 ]
                 cursor = op.end
             path = []
-        elif name in FILL_AND_STROKES and (shape := _subpaths(path, closed=name in (b"b", b"b*"))):
+        elif name in FILL_AND_STROKES and (
+            shape := path_subpaths(path, closed=name in (b"b", b"b*"))
+        ):
             # Filled and outlined: the fill's pieces, then the sides ("B" strokes no closing
             # side; filling closes every outline).
             edges = stroke_sides(shape, state, boxes)
@@ -220,7 +228,7 @@ def split_rectangle_fills(
                 ]
                 cursor = op.end
             path = []
-        elif name in STROKES and (subpaths := _subpaths(path, closed=name == b"s")):
+        elif name in STROKES and (subpaths := path_subpaths(path, closed=name == b"s")):
             band = stroke_band(subpaths, state)
             pieces = band and _pieces([band], [1], state, boxes, even_odd=False, opaque=opaque)
             if pieces:
@@ -381,72 +389,6 @@ def _path(outlines: list[Outline]) -> bytes:
             ops.append(b" ".join(numbers) + (b" l" if len(side) == 2 else b" c"))
         ops.append(b"h")
     return b" ".join(ops) + b" "
-
-
-def _corners(rect: Rect) -> list[Point]:
-    """A rectangle's outline, closed."""
-    x0, y0, x1, y1 = rect
-    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-
-
-def _sides(corners: list[Point]) -> list[Segment]:
-    return list(zip(corners, corners[1:], strict=False))
-
-
-def _subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | None:
-    """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
-    closed by "h", the last perhaps by painting with "s"), a closed one ending with a
-    side back to its start; None for any other path. A moveto that only moves the pen,
-    followed by another, by "re" or ending a path left open, outlines nothing and is
-    dropped (PDFBox's sign_me.pdf ends a page's background fill with one; fpdf2 starts
-    a rectangle with "0 0 m")."""
-    subpaths: list[list[Segment]] = []
-    start = point = (0.0, 0.0)
-    lone_move = False
-    for op in path:
-        name = op.operator
-        if name == b"h" and not subpaths:
-            # A close with no path begun ("B h", then the next shape: UniDoc's charts)
-            # closes nothing: MuPDF passes it over. Read as a start, a pie chart's slice
-            # with a mark on it went whole.
-            continue
-        count = PATH_OPERANDS.get(name)
-        numbers = numbers_of(op.operands, count) if count is not None else None
-        if numbers is None or (name not in (b"re", b"m") and not subpaths):
-            return None
-        points = list(zip(numbers[::2], numbers[1::2], strict=True))
-        if name in (b"m", b"re") and lone_move:
-            subpaths.pop()
-        lone_move = name == b"m"
-        if name == b"re":
-            x, y, width, height = numbers
-            subpaths.append(_sides(_corners((x, y, x + width, y + height))))
-            start = point = (x, y)
-            continue
-        if name == b"m":
-            subpaths.append([])
-            start = points[0]
-        elif name == b"h":
-            # A closed lone point ("x y m h") is a side of no length: a dot under round
-            # caps, else nothing (a figure's frame drawn with one at its corner went
-            # whole, camelot's us-015.pdf; eu-014.pdf ends its boxes with "x y m s").
-            if point != start or not subpaths[-1]:
-                subpaths[-1].append((point, start))
-            points = [start]
-        elif name == b"v":  # the first control is the current point
-            subpaths[-1].append((point, point, *points))
-        elif name == b"y":  # the second control is the end
-            subpaths[-1].append((point, *points, points[-1]))
-        else:  # "l", "c"
-            subpaths[-1].append((point, *points))
-        point = points[-1]
-    if lone_move and not closed:
-        subpaths.pop()
-    if closed and subpaths and (point != start or not subpaths[-1]):
-        subpaths[-1].append((point, start))  # "x y m s" too closes a lone point
-    if not subpaths or not all(subpaths):
-        return None
-    return subpaths
 
 
 def _re(rect: Rect) -> bytes:

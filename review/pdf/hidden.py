@@ -207,8 +207,7 @@ def analyse_page(
         # edge or the page's (not the cell's), it is the same glyph as in the cells
         # within (iText's text pattern: every page filled with it was refused).
         tiled = seqno in paint.tiled and intersects(paint.tiled[seqno], area)
-        # Its ink wholly off the page, where the boxes the trace gives glyphs (ascent to
-        # descent) reach onto it: "JPX" set large above the top (pdf.js's issue19326.pdf).
+        # Ink wholly off the page, though glyph boxes reach onto it (pdf.js's issue19326).
         ink = paint.log[seqno][1] if seqno < len(paint.log) else box
         off_page = not within(box, area) and area_of(ink) > 0 and not intersects(ink, area)
         for char in span["chars"]:
@@ -225,9 +224,8 @@ def analyse_page(
             elif span_kind is not None:
                 kind = span_kind
             else:
-                # Extraction may place a glyph elsewhere than the trace (a character
-                # the font maps to a combining mark): held by its clips and the page
-                # (which extraction clips to as well), it is clipped by nothing.
+                # Held by its clips and the page, a glyph extraction places elsewhere
+                # (a combining mark) is clipped by nothing.
                 may_cut = paint.clips_may_cut(seqno, rect) or not within(rect, area)
                 cut = clip_kept if may_cut else None
                 kind = _glyph_kind(char, rect, colour, cut, painters, seqno)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import itertools
 import math
 
-from review.pdf.user_space import bounds_of, meets_any
+from review.pdf.content import Operation
+from review.pdf.user_space import PATH_OPERANDS, bounds_of, meets_any, numbers_of
 
 # Halvings of a curve whose control points reach a box: a 2,000-point curve to 8.
 HUG_HALVINGS = 8
@@ -155,3 +156,66 @@ def _between(p: Point, q: Point, t: float) -> Point:
 
 def _at(curve: Segment, t: float) -> Point:
     return _halves(curve, t)[0][3]
+
+
+def rectangle_sides(rect: tuple[float, float, float, float]) -> list[Segment]:
+    """A rectangle's (x0, y0, x1, y1) outline as sides, closed."""
+    x0, y0, x1, y1 = rect
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+    return list(zip(corners, corners[1:], strict=False))
+
+
+def path_subpaths(path: list[Operation], *, closed: bool) -> list[list[Segment]] | None:
+    """The subpaths of a path of sides ("re"s, or "m" then "l"s and curves, each perhaps
+    closed by "h", the last perhaps by painting with "s"), a closed one ending with a
+    side back to its start; None for any other path. A moveto that only moves the pen,
+    followed by another, by "re" or ending a path left open, outlines nothing and is
+    dropped (PDFBox's sign_me.pdf ends a page's background fill with one; fpdf2 starts
+    a rectangle with "0 0 m")."""
+    subpaths: list[list[Segment]] = []
+    start = point = (0.0, 0.0)
+    lone_move = False
+    for op in path:
+        name = op.operator
+        if name == b"h" and not subpaths:
+            # A close with no path begun ("B h", then the next shape: UniDoc's charts)
+            # closes nothing: MuPDF passes it over. Read as a start, a pie chart's slice
+            # with a mark on it went whole.
+            continue
+        count = PATH_OPERANDS.get(name)
+        numbers = numbers_of(op.operands, count) if count is not None else None
+        if numbers is None or (name not in (b"re", b"m") and not subpaths):
+            return None
+        points = list(zip(numbers[::2], numbers[1::2], strict=True))
+        if name in (b"m", b"re") and lone_move:
+            subpaths.pop()
+        lone_move = name == b"m"
+        if name == b"re":
+            x, y, width, height = numbers
+            subpaths.append(rectangle_sides((x, y, x + width, y + height)))
+            start = point = (x, y)
+            continue
+        if name == b"m":
+            subpaths.append([])
+            start = points[0]
+        elif name == b"h":
+            # A closed lone point ("x y m h") is a side of no length: a dot under round
+            # caps, else nothing (a figure's frame drawn with one at its corner went
+            # whole, camelot's us-015.pdf; eu-014.pdf ends its boxes with "x y m s").
+            if point != start or not subpaths[-1]:
+                subpaths[-1].append((point, start))
+            points = [start]
+        elif name == b"v":  # the first control is the current point
+            subpaths[-1].append((point, point, *points))
+        elif name == b"y":  # the second control is the end
+            subpaths[-1].append((point, *points, points[-1]))
+        else:  # "l", "c"
+            subpaths[-1].append((point, *points))
+        point = points[-1]
+    if lone_move and not closed:
+        subpaths.pop()
+    if closed and subpaths and (point != start or not subpaths[-1]):
+        subpaths[-1].append((point, start))  # "x y m s" too closes a lone point
+    if not subpaths or not all(subpaths):
+        return None
+    return subpaths
