@@ -68,8 +68,6 @@ _RESAVE_OPTIONS = {**SAVE_OPTIONS, "clean": False}
 # Glyphs only: decoding the page's images too costs time, and a broken image fails the
 # whole extraction ("Illegal dimensions for pixmap", pdf.js's issue6113.pdf).
 GLYPH_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-# Fields that show one of their stored appearances, by the state /AS names.
-_STATES = (pymupdf.PDF_WIDGET_TYPE_CHECKBOX, pymupdf.PDF_WIDGET_TYPE_RADIOBUTTON)
 # Points a box must reach past the page's edges to hold the whole page.
 _CLEAR = 0.05
 
@@ -161,29 +159,28 @@ def _burn_in_prepare(
     _drop_foreign_redactions(doc)
     _appearances_drawn(doc)
     if doc.need_appearances():
-        # The form asks viewers to draw its fields from their values (/NeedAppearances):
-        # what the reviewer saw. Baking takes the stored appearances, which such a form
-        # leaves stale or empty, so draw them from the values first.
-        for page in doc:
-            for widget in page.widgets():
-                # A field of no size shows nothing; one with no name (a button missing
-                # its /T, qpdf's button-set-broken.pdf) or in a field tree PyMuPDF cannot
-                # read (radio buttons written inside their parent's /Kids, qpdf's
-                # form-errors.pdf) cannot be drawn again: its stored appearance is
-                # what viewers show, and the gate compares what the output shows. So for
-                # a combo box offering an option with no export value, for which PyMuPDF
-                # fails an assertion (poppler's checkbox_issue_159.pdf). A check box or
-                # radio button shows the appearance its /AS names, which MuPDF draws as
-                # it is: drawn again from its value, one whose /V said "Yes" and /AS
-                # "Off" was checked in the release (PyMuPDF's widgettest.pdf).
-                if widget.rect.is_empty or not widget.field_name or widget.field_type in _STATES:
-                    continue
-                try:
-                    widget.update()
-                except (ValueError, AssertionError):
-                    continue
+        _fields_drawn_as_shown(doc)
     doc.bake(annots=True, widgets=True)
     return per_page, ready_for_the_filter(doc)
+
+
+def _fields_drawn_as_shown(doc: pymupdf.Document) -> None:
+    """Store, for each form field of a form asking viewers to draw its fields afresh
+    (/NeedAppearances), the appearance MuPDF draws on screen: what the reviewer saw.
+    Baking takes the stored appearances, which such a form leaves stale or empty. MuPDF
+    draws each field afresh from its value (a check box or radio button in the state
+    its /AS names) without keeping the drawing; asked to draw it again, it keeps the
+    same drawing. PyMuPDF's own drawing differs: it set an Adobe sample's combo box a
+    point off, checked a box whose /V said "Yes" and /AS "Off" (PyMuPDF's
+    widgettest.pdf), failed on a combo box offering an option with no export value
+    (poppler's checkbox_issue_159.pdf), and could not reach a field it cannot read
+    (radio buttons inside their parent's /Kids, qpdf's form-errors.pdf)."""
+    for page in doc:
+        widget = mupdf.pdf_first_widget(mupdf.pdf_page_from_fz_page(page.this))
+        while widget.m_internal:
+            mupdf.pdf_annot_request_resynthesis(widget)
+            mupdf.pdf_update_annot(widget)
+            widget = mupdf.pdf_next_widget(widget)
 
 
 def baked(doc: pymupdf.Document) -> pymupdf.Document:

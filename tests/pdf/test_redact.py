@@ -325,6 +325,30 @@ def test_a_check_box_under_fresh_appearances_shows_the_state_the_reviewer_saw() 
     assert verify(pdf, output, []).ok
 
 
+def test_a_check_box_under_fresh_appearances_is_drawn_as_the_reviewer_saw_it() -> None:
+    """Viewers draw the fields of such a form afresh: MuPDF shows its own check, not
+    the stored one (an Adobe sample stored a heavier check of its own font; here a
+    filled square). The release shows the check the reviewer saw."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((100, 84), "Consent given", fontsize=11)
+    box = pymupdf.Widget()
+    box.field_type, box.field_name = pymupdf.PDF_WIDGET_TYPE_CHECKBOX, "consent"
+    box.rect, box.field_value = pymupdf.Rect(72, 72, 90, 90), True
+    page.add_widget(box)
+    stored_check = doc.xref_get_key(next(page.widgets()).xref, "AP/N/Yes")[1].split()[0]
+    doc.update_stream(int(stored_check), b"0 g 0 0 18 18 re f")
+    doc.need_appearances(True)
+    pdf = doc.tobytes()
+    shown = pymupdf.open(stream=pdf, filetype="pdf")[0].get_pixmap(dpi=72)
+
+    output = sanitize(burn_in(pdf, []))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0].get_pixmap(dpi=72)
+    assert shown.samples == released.samples
+    assert verify(pdf, output, []).ok
+
+
 def test_mark_on_a_missing_page_is_rejected() -> None:
     case = leak_corpus.page_text()
     mark = RedactionMark(page=3, box=Box(0.1, 0.1, 0.2, 0.2), legal_reason="(b)(6)")
