@@ -199,7 +199,7 @@ def split_rectangle_fills(
                     _up_to(data, cursor, path),
                     filled,
                     b" ",
-                    stroked(edges, paint + b"S", state),
+                    stroked(edges, paint, state),
                 ]
                 cursor = op.end
             path = []
@@ -224,7 +224,7 @@ def split_rectangle_fills(
                     _up_to(data, cursor, path),
                     filled,
                     b" ",
-                    stroked(edges, paint + b"S", state),
+                    stroked(edges, paint, state),
                 ]
                 cursor = op.end
             path = []
@@ -239,8 +239,8 @@ def split_rectangle_fills(
                 cursor = op.end
             elif (edges := stroke_sides(subpaths, state, boxes)) is not None:
                 # "s" closed the path, whose closing side is an edge: "s" again drew chords.
-                paint = data[path[-1].end : op.start] + b"S"
-                out += [_up_to(data, cursor, path), stroked(edges, paint, state)]
+                between = data[path[-1].end : op.start]
+                out += [_up_to(data, cursor, path), stroked(edges, between, state)]
                 cursor = op.end
             path = []
         elif name in PAINTS_AND_CLIPS:

@@ -271,14 +271,18 @@ def _path_of(piece: Segment, head: Point | None = None, tail: Point | None = Non
     return path
 
 
-def stroked(pieces: list[Piece], paint: bytes, state: PathState) -> bytes:
-    """The sides, each a path of its own: no corner to join, so bevelled joins draw
-    them as before and keep MuPDF's redaction from looking past them as far as a
+def stroked(pieces: list[Piece], between: bytes, state: PathState) -> bytes:
+    """The sides, each a path of its own, stroked: no corner to join, so bevelled joins
+    draw them as before and keep MuPDF's redaction from looking past them as far as a
     mitred corner could reach (`redaction_reach`). A dashed path's pattern is started
-    on each piece where it stood there. The line join and the dash pattern in force are
-    set again after them, not restored with "Q": `paint` may set a colour later
-    painting relies on (MuPDF's filter writes it between a path and its painting)."""
+    on each piece where it stood there. `between`, what the content sets between the
+    path and its painting, is set once before them, and the line join and the dash
+    pattern in force again after them, not restored with "Q": it may set a colour
+    later painting relies on (MuPDF's filter writes one there). Set on each piece, a
+    mitred join set there (dart_pdf writes the line state so) undid the bevel, and the
+    redaction took the far half of a circle 14 points from the box."""
     lengths, phase = state.dash
+    paint = b" S"
 
     def dash(offset: float) -> bytes:
         return b"[%s] %s d " % _dash_from(lengths, phase, offset)
@@ -299,7 +303,8 @@ def stroked(pieces: list[Piece], paint: bytes, state: PathState) -> bytes:
         restored += b" 2 J"
     if lengths:  # as it was set, for the paths after these
         restored += b" [%s] %s d" % (b" ".join(map(pdf_number, lengths)), pdf_number(phase))
-    return b"2 j " + b" ".join(drawn) + restored
+    state_set = between.strip()
+    return (state_set + b" " if state_set else b"") + b"2 j " + b" ".join(drawn) + restored
 
 
 def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[bytes, bytes]:

@@ -66,6 +66,20 @@ def test_a_closed_ring_of_curves_beside_a_mark_is_drawn_as_before() -> None:
     assert passes
 
 
+def test_a_ring_whose_line_state_is_set_just_before_its_painting_is_drawn_as_before() -> None:
+    """dart_pdf sets the line join and width between a path and its painting ("... c h
+    0 j 1.5 w S"). Set on each side, that mitred join undid the sides' bevel, and the
+    redaction took the half of a circle nearer a caption's box, 14 points below it."""
+    ring = (
+        b"180 520 m 180 540 150 556 120 556 c 90 556 60 540 60 520 c"
+        b" 60 500 90 484 120 484 c 150 484 180 500 180 520 c h"
+    )
+    changed, passes = changed_beside_the_box(b"q 0 G " + ring + b" 0 J 0 j 10 M 8 w S Q")
+
+    assert changed == 0
+    assert passes
+
+
 def ring_of_curves(centre: tuple[float, float], radius: float, count: int) -> bytes:
     """A circle drawn as `count` curves (each a cubic over 360 / count degrees)."""
     x, y = centre
