@@ -51,7 +51,6 @@ from review.pdf.user_space import (
     FILLS,
     PAINTS,
     STROKES,
-    Matrix,
     PathState,
     Rect,
     bounds_of,
@@ -173,7 +172,7 @@ def split_rectangle_fills(
                 cursor = op.end
             path = []
         elif name in FILLS and (subpaths := path_subpaths(path, closed=False)):
-            shapes = _shape_pieces(subpaths, state.ctm, boxes)
+            shapes = _shape_pieces(subpaths, state, boxes, opaque=opaque)
             if shapes is not None:
                 paint = data[path[-1].end : op.end]
                 out += [_up_to(data, cursor, path), b" ".join(_path(s) + paint for s in shapes)]
@@ -212,7 +211,7 @@ def split_rectangle_fills(
             if edges is not None:
                 paint = data[path[-1].end : op.start]
                 fill = paint + FILL_OF[name]
-                shapes = _shape_pieces(shape, state.ctm, boxes)
+                shapes = _shape_pieces(shape, state, boxes, opaque=opaque)
                 filled = (
                     b" ".join(_path(piece) + fill for piece in shapes)
                     if shapes is not None
@@ -333,14 +332,18 @@ def _pieces(
 
 
 def _shape_pieces(
-    subpaths: list[list[Segment]], ctm: Matrix, boxes: Sequence[Rect]
+    subpaths: list[list[Segment]], state: PathState, boxes: Sequence[Rect], *, opaque: bool
 ) -> list[list[Outline]] | None:
     """The pieces of a filled shape around `boxes`, each the shape clipped to a
     rectangle around them (`shape_pieces.py`), every outline (a ring's two) clipped
     alike, so a point in the rectangle is filled as before under either fill rule; None
     when it stays as it is (no box touches it, one holds it all, the transformation
     skews it (`boxes_in`), or a piece's curve has a control point at a box: MuPDF
-    bounds a path by its points). Filling closes each outline."""
+    bounds a path by its points). Filling closes each outline. Where the page paints
+    nothing translucent (`opaque`), or the fill in `state` is opaque, the rectangles
+    overlap where they meet (`seams`): a page's frame drawn as a ring of lines showed a
+    hairline beside every row of marks down its margins (dart_pdf's watermark test)."""
+    ctm = state.ctm
     outlines = [[*sides, (sides[-1][-1], sides[0][0])] for sides in subpaths]
     grown = boxes_in(boxes, ctm, 0.0)
     whole = bounds_of([(x, y, x, y) for sides in outlines for side in sides for x, y in side])
@@ -352,6 +355,8 @@ def _shape_pieces(
         regions = [whole]
         for box in grown:
             regions = [part for region in regions for part in minus(region, box, columns=columns)]
+        if opaque or paints_opaque(state):
+            regions = overlapped(regions, [whole], grown, ctm)
         pieces = [
             [hugging(outline, grown) for outline in kept]
             for region in regions

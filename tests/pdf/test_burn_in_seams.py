@@ -3,7 +3,9 @@
 
 A code listing set on a dark panel (pdfcpu's read.go.pdf): each mark split the panel
 into pieces that met edge to edge, and the page showed through along every seam as a
-light line across the panel, in the preview and the release alike."""
+light line across the panel, in the preview and the release alike. So for a panel
+drawn as lines, not as a rectangle (dart_pdf's page frame, a ring of lines), split
+as a shape clipped to each piece."""
 
 from __future__ import annotations
 
@@ -20,10 +22,19 @@ from testkit.drawing import append_content, set_resource
 PANEL = (30, 30, 30)
 
 
-def panel_page(*, translucent: bool = False, logo_state: str | None = None) -> bytes:
+PANEL_PATHS = {
+    "rectangle": b"50.3 500.4 500.4 200.2 re",
+    "lines": b"50.3 500.4 m 550.7 500.4 l 550.7 700.6 l 50.3 700.6 l",
+}
+
+
+def panel_page(
+    *, translucent: bool = False, logo_state: str | None = None, drawn: str = "rectangle"
+) -> bytes:
     """A dark panel (x 50.3 to 550.7, PDF y 500.4 to 700.6: off the pixel grid), a line
     of light text on it; `translucent`: the panel painted at 60 % opacity; `logo_state`:
-    a logo above the panel painted in that graphics state."""
+    a logo above the panel painted in that graphics state; `drawn`: its path, as a
+    rectangle or as lines (`PANEL_PATHS`)."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 60), "Listing", fontsize=11)
@@ -34,7 +45,7 @@ def panel_page(*, translucent: bool = False, logo_state: str | None = None) -> b
     if logo_state is not None:
         set_resource(page, "ExtGState/Logo", logo_state)
         append_content(page, b"q /Logo gs 0.2 0.4 0.8 rg 480 720 40 40 re f Q")
-    append_content(page, b"q " + gs + b"0.1176 g 50.3 500.4 500.4 200.2 re f Q")
+    append_content(page, b"q " + gs + b"0.1176 g " + PANEL_PATHS[drawn] + b" f Q")
     page.insert_text((80.3, 200.3), "licensed to Jane Roe here", fontsize=11, color=(1, 1, 1))
     return doc.tobytes()
 
@@ -54,16 +65,17 @@ def _mark_on_roe(pdf: bytes) -> list[RedactionMark]:
     return [RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")]
 
 
+@pytest.mark.parametrize("drawn", PANEL_PATHS)
 @pytest.mark.parametrize(
     "logo_state",
     [None, "<</ca 0.5>>", "<</BM/Multiply>>"],
     ids=["nothing translucent", "a translucent logo", "a logo blended in"],
 )
-def test_a_dark_panel_split_around_a_mark_shows_no_seam(logo_state: str | None) -> None:
+def test_a_dark_panel_split_around_a_mark_shows_no_seam(logo_state: str | None, drawn: str) -> None:
     """The panel itself opaque, whatever else the page paints translucently (a
     marketing sheet's dark header band, its logos painted through soft masks:
     PSPDFKit's Digital_Signatures.pdf)."""
-    pdf = panel_page(logo_state=logo_state)
+    pdf = panel_page(logo_state=logo_state, drawn=drawn)
     assert (np.abs(panel_pixels(pdf) - PANEL).max(axis=1) <= 2).all()
 
     after = panel_pixels(burn_in(pdf, _mark_on_roe(pdf)))
@@ -71,8 +83,9 @@ def test_a_dark_panel_split_around_a_mark_shows_no_seam(logo_state: str | None) 
     assert (np.abs(after - PANEL).max(axis=1) <= 2).all()
 
 
-def test_a_translucent_panel_split_around_a_mark_is_painted_once_everywhere() -> None:
-    pdf = panel_page(translucent=True)
+@pytest.mark.parametrize("drawn", PANEL_PATHS)
+def test_a_translucent_panel_split_around_a_mark_is_painted_once_everywhere(drawn: str) -> None:
+    pdf = panel_page(translucent=True, drawn=drawn)
     before = panel_pixels(pdf)
 
     after = panel_pixels(burn_in(pdf, _mark_on_roe(pdf)))
