@@ -19,6 +19,7 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -158,10 +159,19 @@ def _burn_in_prepare(
     _own_annotation_lists(doc)
     _drop_foreign_redactions(doc)
     _appearances_drawn(doc)
-    if doc.need_appearances():
+    if _asks_for_fresh_appearances(doc):
         _fields_drawn_as_shown(doc)
     doc.bake(annots=True, widgets=True)
     return per_page, ready_for_the_filter(doc)
+
+
+def _asks_for_fresh_appearances(doc: pymupdf.Document) -> bool:
+    """The form's /NeedAppearances is true, as MuPDF reads it. PyMuPDF's
+    `need_appearances()` says true for "/NeedAppearances false" too (and writes false
+    where it finds none): MuPDF showed pdf.js's opt_demo.pdf radio buttons as stored,
+    and drawn afresh for the release they gained a ring."""
+    trailer = mupdf.pdf_trailer(mupdf.pdf_specifics(doc.this))
+    return mupdf.pdf_to_bool(mupdf.pdf_dict_getp(trailer, "Root/AcroForm/NeedAppearances"))
 
 
 def _fields_drawn_as_shown(doc: pymupdf.Document) -> None:
@@ -179,7 +189,9 @@ def _fields_drawn_as_shown(doc: pymupdf.Document) -> None:
         widget = mupdf.pdf_first_widget(mupdf.pdf_page_from_fz_page(page.this))
         while widget.m_internal:
             mupdf.pdf_annot_request_resynthesis(widget)
-            mupdf.pdf_update_annot(widget)
+            # MuPDF shows the stored appearance of a field it cannot draw.
+            with contextlib.suppress(RuntimeError, mupdf.FzErrorBase):
+                mupdf.pdf_update_annot(widget)
             widget = mupdf.pdf_next_widget(widget)
 
 

@@ -286,21 +286,27 @@ def test_a_box_over_a_heading_between_two_tall_lines_still_takes_the_heading() -
     assert verify(pdf, sanitize(burn_in(pdf, [mark])), [mark]).ok
 
 
-def test_a_form_asking_for_fresh_appearances_is_burned_as_the_reviewer_saw_it() -> None:
+@pytest.mark.parametrize("asks", [True, False], ids=["fresh appearances", "stored appearances"])
+def test_a_form_is_burned_as_the_reviewer_saw_it(asks: bool) -> None:
+    """A form saying /NeedAppearances true is drawn from its values; one saying false,
+    as stored (pdf.js's opt_demo.pdf: PyMuPDF reads false as true)."""
     doc = pymupdf.open()
     page = doc.new_page()
     field = pymupdf.Widget()
     field.field_type, field.field_name = pymupdf.PDF_WIDGET_TYPE_TEXT, "requester"
     field.rect, field.field_value = pymupdf.Rect(72, 72, 300, 96), "Alice Example"
     page.add_widget(field)
-    # The value changed after its appearance was drawn, and the form says so: viewers
-    # draw "Bob Sample", the stored appearance still says "Alice Example".
+    # The value changed after its appearance was drawn: the stored appearance still
+    # says "Alice Example", which viewers draw unless the form asks for fresh ones.
     doc.xref_set_key(next(page.widgets()).xref, "V", pymupdf.get_pdf_str("Bob Sample"))
-    doc.need_appearances(True)
+    doc.need_appearances(asks)
+    pdf = doc.tobytes()
 
-    burned = pymupdf.open(stream=burn_in(doc.tobytes(), []), filetype="pdf")
+    burned = pymupdf.open(stream=burn_in(pdf, []), filetype="pdf")
 
-    assert burned[0].get_text().split() == ["Bob", "Sample"]
+    shown = pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split()
+    assert shown == (["Bob", "Sample"] if asks else ["Alice", "Example"])
+    assert burned[0].get_text().split() == shown
 
 
 def test_a_check_box_under_fresh_appearances_shows_the_state_the_reviewer_saw() -> None:
