@@ -40,6 +40,8 @@ BAND_PT = 2.0
 # Halvings of a curve a box comes near before what is left of it near the box is taken
 # as under it: a 2,000-point curve down to half a point.
 CURVE_HALVINGS = 12
+# User-space units by which a cut piece may reach into a box: float noise.
+_NOISE = 1e-6
 # Sides meeting at less than a degree run on smoothly: their butt caps meet flush.
 CORNER_COS = math.cos(math.radians(1))
 
@@ -75,8 +77,8 @@ def stroke_sides(
     transformation skews it: `boxes_in`). Redaction then takes only what lies under a box,
     where it took the whole path: a border around a redacted phone number (pdfplumber's
     cupertino_usd_4-6-16.pdf), one with round corners (pdf.js's pr12564.pdf), a grid as
-    one path, a callout pointing at an address. A cut end lies clear of the box by more
-    than any cap reaches."""
+    one path, a callout pointing at an address. A cut end lies clear of the box by half
+    the width: its butt or round end reaches no further."""
     ctm, width = state.ctm, state.width
     reach = max(width, 1.0) / 2  # of the ink
     grown = boxes_in(boxes, ctm, reach)
@@ -93,8 +95,11 @@ def stroke_sides(
     taken_within = boxes_in(boxes, ctm, 0.0, page_reach=taken)
     if inside_any(whole, grown) or not meets_any(whole, taken_within):
         return None
-    # A cut end's cap reaches past it: keep the pieces clear of the boxes by twice as much.
-    cut_around = boxes_in(boxes, ctm, 0.0, page_reach=2 * reach * widest)
+    # A piece is cut where its path comes within half the width of a box: its ink,
+    # butt or round ends included (a cut end is never square), lies within that of its
+    # path, and so does the box MuPDF's redaction finds it by (bevelled, one segment).
+    # Clear by the whole width, a disc drawn as a circle stroked 50 wide lost half of
+    # itself to a caption's box over its rim (Syncfusion's layer sample).
     bounded = boxes_in(boxes, ctm, 0.0, page_reach=reach * widest)
     sides_out: list[Piece] = []
     # Butt or square caps, undashed: each piece is drawn with butt caps and lengthened
@@ -112,15 +117,9 @@ def stroke_sides(
     for sides in subpaths:
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
         starts = list(itertools.accumulate(map(_length, sides), initial=0.0)) if dashed else None
-        # Only a box the side's ink meets, as MuPDF bounds it, cuts it: one that merely
-        # comes within the cut's margin (a heading's box 3 points above a rule 6 wide)
-        # takes nothing from a side of its own, and the rule stays whole.
+        # Only a box the side's ink meets, as MuPDF bounds it, cuts it.
         cutting = [
-            [
-                cut
-                for cut, ink in zip(cut_around, bounded, strict=True)
-                if intersects(bounds_of([(x, y, x, y) for x, y in side]), ink)
-            ]
+            [ink for ink in bounded if intersects(bounds_of([(x, y, x, y) for x, y in side]), ink)]
             for side in sides
         ]
         in_runs: set[int] = set()
@@ -401,7 +400,10 @@ def _bounds_clear(
     """A straight piece clear of every box, halved until its bounds are too: MuPDF takes
     a path by its bounds, and a slanted arrow passing a box's corner went whole (a
     figure in docling's test files). Halving stops as for curves."""
-    if not meets_any(bounds_of([(*start, *start), (*end, *end)]), boxes):
+    x0, y0, x1, y1 = bounds_of([(*start, *start), (*end, *end)])
+    # Where the clip ended it at a box's edge, it meets the box by float noise at most:
+    # halved again and again, it came out as a dozen pieces ever nearer the box.
+    if not meets_any((x0 + _NOISE, y0 + _NOISE, x1 - _NOISE, y1 - _NOISE), boxes):
         return [((start, end), before)]
     if depth == CURVE_HALVINGS:
         return []  # at the box: what a cut end's clearance leaves out anyway
@@ -436,9 +438,9 @@ def stroke_band(subpaths: list[list[Segment]], state: PathState) -> Rect | None:
     strokes paint as fills would (the same opacity): a band under a heading, which the
     Pennsylvania and Virginia tax instructions draw as a rule 16 points wide. Split as
     a fill, it stays up to the box; as a stroke, each cut end had to stay clear of it by
-    twice the width (the cap, and how far MuPDF's redaction looks past a stroke), and
-    the white heading left on the bare page beside the box went as hidden content.
-    None for any other stroke."""
+    half the width (how far MuPDF's redaction looks past a stroke), and the white
+    heading left on the bare page beside the box went as hidden content. None for any
+    other stroke."""
     if len(subpaths) != 1 or len(subpaths[0]) != 1 or len(subpaths[0][0]) != 2:
         return None
     if state.width < BAND_PT or state.cap == 1 or state.dash[0]:
