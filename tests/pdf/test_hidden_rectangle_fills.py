@@ -5,7 +5,8 @@ table pages) had the fill's box taken for an opaque black rectangle: every word 
 table counted as covered, detection proposed each row as hidden content, and sanitize
 cut the visible table. The rectangles now cover what they paint, together when a word
 lies under two of them, and a frame of two rectangles filled by the even-odd rule leaves
-its inside open."""
+its inside open. Fills of their own cover together too: burn-in splits a band into
+pieces around a mark, and what the band hid stays hidden."""
 
 from __future__ import annotations
 
@@ -73,4 +74,36 @@ def test_a_mark_in_a_ruled_table_releases_the_rest_of_it() -> None:
     output = sanitize(burn_in(pdf, marks))
 
     assert "Jane" in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    assert verify(pdf, output, marks).ok
+
+
+def test_two_fills_cover_a_word_together() -> None:
+    halves = b"1 g 95 735 40 25 re f 134 735 41 25 re f"  # overlapping by a point
+
+    hidden = find_hidden(page_with(halves))
+
+    assert "".join(h.text for h in hidden if h.kind == COVERED).replace(" ", "") == "JaneRoberts"
+
+
+def test_a_footer_band_split_around_a_mark_keeps_the_page_number_it_hid() -> None:
+    """A trial version's footer band painted white over the page number (a Syncfusion
+    sample): a mark on the band's notice split the band around the box, the number
+    under two of its pieces was taken for seen, sanitize kept it and the gate refused
+    the release."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Report of the inspection", fontsize=12)
+    page.insert_text((540, 800), "4", fontsize=11)  # the page number, hidden below
+    append_content(page, b"1 g 0 0 595 80 re f")
+    page.insert_text((72, 780), "Created with a trial version of Acme PDF", fontsize=9)
+    pdf = doc.tobytes()
+    assert [h.text for h in find_hidden(pdf)] == ["4"]
+    # Over "Acme PDF", left of the number and down into its height: the band's piece
+    # beside the box and the one below it each hold part of the number.
+    box = pymupdf.Rect(190, 770, 530, 795)
+    marks = [RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")]
+
+    output = sanitize(burn_in(pdf, marks))
+
+    assert "4" not in pymupdf.open(stream=output, filetype="pdf")[0].get_text()
     assert verify(pdf, output, marks).ok
