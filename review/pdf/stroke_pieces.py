@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from review.pdf.geometry import intersects
-from review.pdf.paintlog import OPAQUE
 from review.pdf.shape_pieces import Point, Segment
 from review.pdf.user_space import (
     PathState,
@@ -111,9 +110,10 @@ def stroke_sides(
     dashed = bool(state.dash[0])  # where a piece starts along its path matters
     lengthen = state.cap != 1 and not dashed
     squared = state.cap == 2
-    # Pieces overlap where sides meet, darker on a translucent stroke (a stamp's frame
-    # at 78%): there, whole sides in a row clear of the boxes stay one path.
-    translucent = state.opacities[0] < OPAQUE or state.blends or state.masked
+    # Whole sides in a row clear of the boxes stay one path. Drawn apart, they overlap
+    # where they meet, darker on a translucent stroke (a stamp's frame at 78%), and meet
+    # flush where a curve runs on: a hairline across a wide one (a disc drawn as a
+    # circle stroked 50 wide, in Syncfusion's layer sample).
     for sides in subpaths:
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
         starts = list(itertools.accumulate(map(_length, sides), initial=0.0)) if dashed else None
@@ -123,7 +123,7 @@ def stroke_sides(
             for side in sides
         ]
         in_runs: set[int] = set()
-        for run in _whole_runs([bool(c) for c in cutting], closed, dashed) if translucent else ():
+        for run in _whole_runs([bool(c) for c in cutting], closed, dashed):
             joined = _run_piece(sides, run, closed, (lengthen, squared), state)
             reach = redaction_reach(width, state.join, joined.joined or 1.0) * widest
             bounds = bounds_of([(x, y, x, y) for i in run for x, y in sides[i]])
@@ -171,11 +171,15 @@ def _run_piece(
     """The sides of `run` as one path joined as the path joined them, its ends
     lengthened as a side's (`_lengthened_ends`). Mitred through the least limit that
     mitres every corner the path's limit did: MuPDF's redaction looks past a mitred
-    path by its width times the limit (60 points for a line 6 wide at the default 10)."""
+    path by its width times the limit (60 points for a line 6 wide at the default 10).
+    Where every side runs on smoothly into the next, no join draws anything: bevelled
+    like a stretch, it is looked past by half its width."""
     loop = len(run) == len(sides) and closed
     pairs = [(sides[i], sides[(i + 1) % len(sides)]) for i in (run if loop else run[:-1])]
     ratios = [r for a, b in pairs if (r := _miter_ratio(a, b)) <= state.miter]
-    limit = max([1.0, *ratios]) * 1.0001 if state.join == 0 else state.miter
+    limit: float | None = max([1.0, *ratios]) * 1.0001 if state.join == 0 else state.miter
+    if not any(_corner(a, b) for a, b in pairs):
+        limit = None
     if loop:
         return Piece(_path_of_sides([sides[i] for i in run]) + b" h", 0.0, limit)
     first, last = sides[run[0]], sides[run[-1]]

@@ -130,3 +130,16 @@ def test_a_translucent_polyline_beside_a_mark_keeps_its_corners_painted_once() -
 
     # Half-black over white is 128 grey; painted twice, 64: a finer look than a third.
     assert changed_beside_a_mark(doc.tobytes(), "Roe", by=32) == (0, True)
+
+
+def test_a_wide_circle_near_a_mark_shows_no_hairline_where_its_curves_meet() -> None:
+    """Drawn as four curves of their own, a circle stroked 20 wide near a mark showed a
+    light line where each met the next, flush (a disc drawn as a circle stroked 50
+    wide, in Syncfusion's layer sample); clear of the box, it stays one path."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 190), "Item Jane Roe", fontsize=12)
+    ring = ring_of_curves((140.37, 540.21), 30.3, 4)  # off the pixel grid
+    append_content(page, b"q 20 w 0 G " + ring + b" h S Q")
+
+    assert changed_beside_a_mark(doc.tobytes(), "Roe", by=16) == (0, True)
