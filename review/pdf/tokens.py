@@ -212,18 +212,21 @@ def found_unexplained(
 def _runs_on(
     needle: Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
 ) -> bool:
-    """The token at `start:end` of `texts[index]` runs on, with a word character, into
-    strings drawn before or after it (up to `RUN_ON_STRINGS` of them each way, while no
-    white space ends the word), and some word they make is one the output shows:
-    "(external radiat)" and "(ion: a pooled)" drawn side by side are the "radiation:"
-    on the page, which a large gap in the TJ array or a new operator cut in two;
-    "(Willet)", "(h)" and "(405)" are "Willeth405". Which strings a word is drawn in
-    the stream does not say (the one before may end another line), so each reach is
-    tried. Single-byte strings only; anything else stays a hit."""
+    """The token at `start:end` of `texts[index]` runs on into strings drawn before or
+    after it (up to `RUN_ON_STRINGS` of them each way, while no white space ends the
+    word), and some word they make, more than the token in punctuation, is one the
+    output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side are the
+    "radiation:" on the page, which a large gap in the TJ array or a new operator cut
+    in two; "(Willet)", "(h)" and "(405)" are "Willeth405"; "(/pdf)", "(-)" and
+    "(succinctly/)" the "/pdf-succinctly/" of a URL (a Syncfusion book). The page
+    check judges what the output shows. Which strings a word is drawn in the stream
+    does not say (the one before may end another line), so each reach is tried.
+    Single-byte strings only; anything else stays a hit."""
     if needle.unit != 1:
         return False
     text = texts[index]
     token = text[start:end]
+    own = shown_form(token.decode("latin-1"))  # the token alone, or in punctuation only
     befores, afters = [text[:start]], [text[end:]]  # the word's possible reaches
     first, last = index, index
     while first > 0 and index - first < RUN_ON_STRINGS and not _has_break(befores[-1]):
@@ -233,19 +236,26 @@ def _runs_on(
         last += 1
         afters.append(afters[-1] + texts[last])
     for before in befores:
-        for after in afters:
+        for ahead, after in enumerate(afters):
             joined, start, end = before + token + after, len(before), len(before) + len(token)
-            if not (
-                needle._wordy(joined[start - 1 : start]) or needle._wordy(joined[end : end + 1])
-            ):
-                continue
             while start > 0 and joined[start - 1] not in _BREAK:
                 start -= 1
             while end < len(joined) and joined[end] not in _BREAK:
                 end += 1
-            if shown_form(joined[start:end].decode("latin-1")) in shown:
+            # A word the next string runs on with a letter or digit is longer than this
+            # one: "(SNCF-Metrik)" then "(1)" is "SNCF-Metrik1". (The string before may
+            # end another line.)
+            if end == len(joined) and _glued(texts, index + ahead + 1):
+                continue
+            word = shown_form(joined[start:end].decode("latin-1"))
+            if word != own and word in shown:
                 return True
     return False
+
+
+def _glued(texts: list[bytes], index: int) -> bool:
+    """`texts[index]` exists and starts with a word byte."""
+    return index < len(texts) and _is_word_byte(texts[index][:1])
 
 
 def _has_break(data: bytes) -> bool:

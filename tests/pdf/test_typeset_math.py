@@ -106,6 +106,21 @@ def test_a_token_run_on_into_a_footnote_mark_blanked_as_a_fragment_is_explained(
     assert found_unexplained(needles, drawn, fragments, {"sncf-metrik"}, any_needle)
 
 
+def test_a_token_run_on_by_a_hyphen_into_a_shown_url_is_explained() -> None:
+    """A book's URL ".../syncfusion/pdf-succinctly/" drawn as "(/pdf)", "(-)" and
+    "(succinctly/)", with "syncfusion/" under a box and every "PDF" of the page under a
+    mark: the string "(/pdf)" is the visible "/pdf-succinctly/", no copy of the word.
+    The token drawn alone, or only beside punctuation, is still a hit."""
+    needles = [needle for needle in byte_forms({"PDF"}) if needle.decode == "raw"]
+    any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
+    shown = {"pdf-succinctly", "pdf"}
+    url = [b"here: ", b"/pdf", b"-", b"succinctly/", b". "]
+
+    assert not found_unexplained(needles, url, [], shown, any_needle)
+    assert found_unexplained(needles, [b"see ", b"PDF", b". "], [], shown, any_needle)
+    assert found_unexplained(needles, [b"/pdf", b"-", b"succinctly/"], [], {"pdf"}, any_needle)
+
+
 def test_a_words_punctuation_drawn_in_another_font_leaves_the_bare_word_beside_a_box() -> None:
     """ "Erinnerung:Die" extracts as one word ("Erinnerung" and ":" in two fonts, no
     space); a box over "Die" leaves "Erinnerung:", which the reviewer saw. Where
