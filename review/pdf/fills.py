@@ -44,7 +44,8 @@ from review.pdf.shape_pieces import (
     path_subpaths,
     rectangle_sides,
 )
-from review.pdf.stroke_pieces import stroke_band, stroke_sides, stroked
+from review.pdf.stroke_bands import stroke_band
+from review.pdf.stroke_pieces import stroke_sides, stroked
 from review.pdf.turned_paths import drawn_level, in_default_space, level_state, turn_scale
 from review.pdf.user_space import (
     FILL_AND_STROKES,

@@ -4,9 +4,10 @@
 input, same bytes) and does no sanitizing: metadata, attachments, scripts and old
 revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 
-- Annotations and form fields are baked into page content first. A viewer paints them
-  above the page, so otherwise a FreeText note or a field value lying over a mark would
-  still show on top of the black box, and the preview would disagree with the release.
+- Annotations and form fields are baked into page content first, as MuPDF shows them
+  (`annotations_shown`). A viewer paints them above the page, so otherwise a FreeText
+  note or a field value lying over a mark would still show on top of the black box,
+  and the preview would disagree with the release.
 - Redaction annotations already in the original are deleted unapplied: only marks a
   human approved may remove content.
 - Each mark becomes a redaction that removes the text of the words it holds the middle
@@ -19,7 +20,6 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.annotations_shown import annotations_as_shown
 from review.pdf.content import spell_out_for_the_filter
 from review.pdf.fills import split_fills
 from review.pdf.form_cycles import forms_drawn_once
@@ -47,7 +48,6 @@ from review.pdf.glyph_names import name_empty_glyphs
 from review.pdf.glyph_outlines import KeptOutline, outlines_beside
 from review.pdf.inline_images import inline_colour_spaces_named
 from review.pdf.misplaced_objects import open_settled
-from review.pdf.on_screen import drawn_on_screen
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import REVIEW_DPI, page_png
 from review.pdf.resources import default_spaces_named, gs_fonts_named, name_every_resource
@@ -156,43 +156,9 @@ def _burn_in_prepare(
     for mark in marks:
         check_page(mark.page, doc.page_count)
         per_page[mark.page].append(mark)
-    _own_annotation_lists(doc)
-    _drop_foreign_redactions(doc)
-    _appearances_drawn(doc)
-    if _asks_for_fresh_appearances(doc):
-        _fields_drawn_as_shown(doc)
+    annotations_as_shown(doc)
     doc.bake(annots=True, widgets=True)
     return per_page, ready_for_the_filter(doc)
-
-
-def _asks_for_fresh_appearances(doc: pymupdf.Document) -> bool:
-    """The form's /NeedAppearances is true, as MuPDF reads it. PyMuPDF's
-    `need_appearances()` says true for "/NeedAppearances false" too (and writes false
-    where it finds none): MuPDF showed pdf.js's opt_demo.pdf radio buttons as stored,
-    and drawn afresh for the release they gained a ring."""
-    trailer = mupdf.pdf_trailer(mupdf.pdf_specifics(doc.this))
-    return mupdf.pdf_to_bool(mupdf.pdf_dict_getp(trailer, "Root/AcroForm/NeedAppearances"))
-
-
-def _fields_drawn_as_shown(doc: pymupdf.Document) -> None:
-    """Store, for each form field of a form asking viewers to draw its fields afresh
-    (/NeedAppearances), the appearance MuPDF draws on screen: what the reviewer saw.
-    Baking takes the stored appearances, which such a form leaves stale or empty. MuPDF
-    draws each field afresh from its value (a check box or radio button in the state
-    its /AS names) without keeping the drawing; asked to draw it again, it keeps the
-    same drawing. PyMuPDF's own drawing differs: it set an Adobe sample's combo box a
-    point off, checked a box whose /V said "Yes" and /AS "Off" (PyMuPDF's
-    widgettest.pdf), failed on a combo box offering an option with no export value
-    (poppler's checkbox_issue_159.pdf), and could not reach a field it cannot read
-    (radio buttons inside their parent's /Kids, qpdf's form-errors.pdf)."""
-    for page in doc:
-        widget = mupdf.pdf_first_widget(mupdf.pdf_page_from_fz_page(page.this))
-        while widget.m_internal:
-            mupdf.pdf_annot_request_resynthesis(widget)
-            # MuPDF shows the stored appearance of a field it cannot draw.
-            with contextlib.suppress(RuntimeError, mupdf.FzErrorBase):
-                mupdf.pdf_update_annot(widget)
-            widget = mupdf.pdf_next_widget(widget)
 
 
 def baked(doc: pymupdf.Document) -> pymupdf.Document:
@@ -286,51 +252,6 @@ def _drawings(page: pymupdf.Page) -> list[tuple[_Key, pymupdf.Rect]]:
         key = (d.get("type"), len(d["items"]), *(round(v, 1) for v in d["rect"]))
         drawings.append((key, d["rect"] + (-half, -half, half, half)))
     return drawings
-
-
-def _own_annotation_lists(doc: pymupdf.Document) -> None:
-    """Give each page its own /Annots array, without the annotations MuPDF does not draw
-    on screen (`on_screen.py`): baking would draw them into the release. Pages listing
-    their annotations in one shared array object had them baked into one page only, and
-    the others lost the form fields the reviewer saw there (qpdf's
-    form-fields-and-annotations-shared.pdf)."""
-    pdf = mupdf.pdf_specifics(doc.this)
-    for number in range(doc.page_count):
-        page = mupdf.pdf_lookup_page_obj(pdf, number)
-        annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
-        if not mupdf.pdf_is_array(annots):
-            # Missing, or a reference to no object (FPDI's invalid-annots-reference.pdf):
-            # MuPDF shows no annotation on the page.
-            mupdf.pdf_dict_del(page, mupdf.PDF_ENUM_NAME_Annots)
-            continue
-        if mupdf.pdf_is_indirect(annots):
-            annots = mupdf.pdf_copy_array(annots)
-            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, annots)
-        for i in reversed(range(mupdf.pdf_array_len(annots))):
-            if not drawn_on_screen(mupdf.pdf_array_get(annots, i)):
-                mupdf.pdf_array_delete(annots, i)
-
-
-def _appearances_drawn(doc: pymupdf.Document) -> None:
-    """Store, for each stamp without an appearance stream, the one MuPDF draws for it on
-    screen ("DRAFT", or the name it gives): what the reviewer saw. Baking dropped such a
-    stamp (veraPDF's 6-3-3-t01-fail-m: one written with only its /Rect; the gate
-    refused the release); the other kinds it draws as MuPDF shows them."""
-    for page in doc:
-        for annot in page.annots(types=(pymupdf.PDF_ANNOT_STAMP,)):
-            if doc.xref_get_key(annot.xref, "AP")[0] == "null":
-                # MuPDF draws a stamp upright whatever its /Rotate says; PyMuPDF would
-                # turn the drawing, and fails doing so (iText's rotated_annotation.pdf
-                # crashed the burn-in).
-                doc.xref_set_key(annot.xref, "Rotate", "null")
-                annot.update()
-
-
-def _drop_foreign_redactions(doc: pymupdf.Document) -> None:
-    for page in doc:
-        foreign = [a.xref for a in page.annots(types=(pymupdf.PDF_ANNOT_REDACT,))]
-        for xref in foreign:
-            page.delete_annot(page.load_annot(xref))
 
 
 def _burn_page(page: pymupdf.Page, marks: Sequence[RedactionMark]) -> None:

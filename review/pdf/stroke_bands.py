@@ -5,7 +5,9 @@ badge drawn as a thick red line with round caps stand on red, not on the white p
 From a drawing of `Page.get_drawings` (its width and items in page space): `bands`
 are the upright rectangles its straight upright sides paint for certain (what covers a
 glyph); `holder` says whether it paints a point: yes inside such a band, perhaps near
-any other side or curve (its caps, its joins, a slanted side), no away from all.
+any other side or curve (its caps, its joins, a slanted side), no away from all. For
+burn-in, `stroke_band` is the rectangle a wide level or upright line paints, in its
+path's space, which `fills` splits around a box as a fill.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ import pymupdf
 
 from review.pdf.clip_shapes import segment_distance
 from review.pdf.geometry import Quad
+from review.pdf.shape_pieces import Segment
+from review.pdf.user_space import PathState, Rect
 
+# Strokes at least this wide are painted as fills would paint them (`stroke_band`): a
+# thinner one is drawn at least a pixel wide, and its fill would look fainter.
+BAND_PT = 2.0
 # Pieces each curve is taken as, to find how near it a point lies.
 _CURVE_STEPS = 8
 _ROUND_CAP, _SQUARE_CAP = 1, 2
@@ -135,3 +142,28 @@ def _bezier(points: tuple, t: float) -> pymupdf.Point:
     p0, p1, p2, p3 = points
     u = 1 - t
     return p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
+
+
+def stroke_band(subpaths: list[list[Segment]], state: PathState) -> Rect | None:
+    """The rectangle a stroke paints, in its path's space, when it is one level or
+    upright segment at least `BAND_PT` wide with butt or square caps, no dash, and
+    strokes paint as fills would (the same opacity): a band under a heading, which the
+    Pennsylvania and Virginia tax instructions draw as a rule 16 points wide. Split as
+    a fill, it stays up to the box; as a stroke, each cut end had to stay clear of it by
+    half the width (how far MuPDF's redaction looks past a stroke), and the white
+    heading left on the bare page beside the box went as hidden content. None for any
+    other stroke."""
+    if len(subpaths) != 1 or len(subpaths[0]) != 1 or len(subpaths[0][0]) != 2:
+        return None
+    if state.width < BAND_PT or state.cap == 1 or state.dash[0]:
+        return None
+    if state.opacities[0] != state.opacities[1]:
+        return None
+    (x0, y0), (x1, y1) = subpaths[0][0]
+    half = state.width / 2
+    cap = half if state.cap == 2 else 0.0
+    if y0 == y1:
+        return (min(x0, x1) - cap, y0 - half, max(x0, x1) + cap, y0 + half)
+    if x0 == x1:
+        return (x0 - half, min(y0, y1) - cap, x0 + half, max(y0, y1) + cap)
+    return None

@@ -33,9 +33,6 @@ from review.pdf.user_space import (
     pdf_number,
 )
 
-# Strokes at least this wide are painted as fills would paint them (`stroke_band`): a
-# thinner one is drawn at least a pixel wide, and its fill would look fainter.
-BAND_PT = 2.0
 # Halvings of a curve a box comes near before what is left of it near the box is taken
 # as under it: a 2,000-point curve down to half a point.
 CURVE_HALVINGS = 12
@@ -434,28 +431,3 @@ def _clipped(start: Point, end: Point, box: Rect) -> tuple[float, float] | None:
         else:
             t1 = min(t1, t)
     return (t0, t1) if t0 < t1 else None
-
-
-def stroke_band(subpaths: list[list[Segment]], state: PathState) -> Rect | None:
-    """The rectangle a stroke paints, in its path's space, when it is one level or
-    upright segment at least `BAND_PT` wide with butt or square caps, no dash, and
-    strokes paint as fills would (the same opacity): a band under a heading, which the
-    Pennsylvania and Virginia tax instructions draw as a rule 16 points wide. Split as
-    a fill, it stays up to the box; as a stroke, each cut end had to stay clear of it by
-    half the width (how far MuPDF's redaction looks past a stroke), and the white
-    heading left on the bare page beside the box went as hidden content. None for any
-    other stroke."""
-    if len(subpaths) != 1 or len(subpaths[0]) != 1 or len(subpaths[0][0]) != 2:
-        return None
-    if state.width < BAND_PT or state.cap == 1 or state.dash[0]:
-        return None
-    if state.opacities[0] != state.opacities[1]:
-        return None
-    (x0, y0), (x1, y1) = subpaths[0][0]
-    half = state.width / 2
-    cap = half if state.cap == 2 else 0.0
-    if y0 == y1:
-        return (min(x0, x1) - cap, y0 - half, max(x0, x1) + cap, y0 + half)
-    if x0 == x1:
-        return (x0 - half, min(y0, y1) - cap, x0 + half, max(y0, y1) + cap)
-    return None

@@ -119,7 +119,7 @@ class PathState(NamedTuple):
     far past its path a stroke reaches); the line join and the miter limit (how far
     MuPDF's redaction looks past it: `stroke_pieces.redaction_reach`); the cap; the dash
     pattern (its lengths, and the phase it starts at); the stroking colour, as the
-    operators that would fill in it (`stroke_pieces.stroke_band`), and its colour space;
+    operators that would fill in it (`stroke_bands.stroke_band`), and its colour space;
     the stroking and filling opacities a graphics state sets ("CA", "ca"), and whether
     it sets a blend mode that mixes colours or a soft mask ("BM", "SMask"). As a
     content stream starts."""

@@ -1,5 +1,5 @@
 """An annotation written without an appearance stream is released as the reviewer saw
-it (`redact._appearances_drawn`).
+it (`annotations_shown._appearances_drawn`).
 
 MuPDF draws such an annotation on screen from its type and properties (a stamp as
 "DRAFT", a square as its border; the square was kept before, the stamp was not); baking, which puts every annotation into the page

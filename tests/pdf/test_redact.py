@@ -309,18 +309,24 @@ def test_a_form_is_burned_as_the_reviewer_saw_it(asks: bool) -> None:
     assert burned[0].get_text().split() == shown
 
 
-def test_a_check_box_under_fresh_appearances_shows_the_state_the_reviewer_saw() -> None:
-    """A check box shows the appearance its /AS names: MuPDF drew PyMuPDF's
-    widgettest.pdf box (/V /Yes, /AS /Off) unchecked, and drawing it again from its
-    value checked it in the release."""
+def consent_form() -> tuple[pymupdf.Document, int]:
+    """A page with a checked check box and "Consent given" beside it; the box's xref."""
     doc = pymupdf.open()
     page = doc.new_page()
-    page.insert_text((72, 60), "Consent given", fontsize=11)
+    page.insert_text((100, 84), "Consent given", fontsize=11)
     box = pymupdf.Widget()
     box.field_type, box.field_name = pymupdf.PDF_WIDGET_TYPE_CHECKBOX, "consent"
     box.rect, box.field_value = pymupdf.Rect(72, 72, 90, 90), True
     page.add_widget(box)
-    doc.xref_set_key(next(page.widgets()).xref, "AS", "/Off")
+    return doc, next(page.widgets()).xref
+
+
+def test_a_check_box_under_fresh_appearances_shows_the_state_the_reviewer_saw() -> None:
+    """A check box shows the appearance its /AS names: MuPDF drew PyMuPDF's
+    widgettest.pdf box (/V /Yes, /AS /Off) unchecked, and drawing it again from its
+    value checked it in the release."""
+    doc, box = consent_form()
+    doc.xref_set_key(box, "AS", "/Off")
     doc.need_appearances(True)
     pdf = doc.tobytes()
     assert pymupdf.open(stream=pdf, filetype="pdf")[0].get_text().split() == ["Consent", "given"]
@@ -335,14 +341,8 @@ def test_a_check_box_under_fresh_appearances_is_drawn_as_the_reviewer_saw_it() -
     """Viewers draw the fields of such a form afresh: MuPDF shows its own check, not
     the stored one (an Adobe sample stored a heavier check of its own font; here a
     filled square). The release shows the check the reviewer saw."""
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((100, 84), "Consent given", fontsize=11)
-    box = pymupdf.Widget()
-    box.field_type, box.field_name = pymupdf.PDF_WIDGET_TYPE_CHECKBOX, "consent"
-    box.rect, box.field_value = pymupdf.Rect(72, 72, 90, 90), True
-    page.add_widget(box)
-    stored_check = doc.xref_get_key(next(page.widgets()).xref, "AP/N/Yes")[1].split()[0]
+    doc, box = consent_form()
+    stored_check = doc.xref_get_key(box, "AP/N/Yes")[1].split()[0]
     doc.update_stream(int(stored_check), b"0 g 0 0 18 18 re f")
     doc.need_appearances(True)
     pdf = doc.tobytes()
