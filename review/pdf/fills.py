@@ -186,8 +186,8 @@ def split_rectangle_fills(
             outlines = [rectangle_sides(rect) for rect in rects]
             edges = stroke_sides(outlines, state, boxes)
             if edges is not None:
-                paint = data[path[-1].end : op.start]
-                fill = paint + FILL_OF[name]
+                between = data[path[-1].end : op.start]
+                fill = between + FILL_OF[name]
                 even_odd = name in (b"B*", b"b*")
                 pieces = _pieces(rects, windings, state, boxes, even_odd=even_odd, opaque=opaque)
                 filled = (
@@ -199,7 +199,7 @@ def split_rectangle_fills(
                     _up_to(data, cursor, path),
                     filled,
                     b" ",
-                    stroked(edges, paint, state),
+                    stroked(edges, between, state),
                 ]
                 cursor = op.end
             path = []
@@ -210,8 +210,8 @@ def split_rectangle_fills(
             # side; filling closes every outline).
             edges = stroke_sides(shape, state, boxes)
             if edges is not None:
-                paint = data[path[-1].end : op.start]
-                fill = paint + FILL_OF[name]
+                between = data[path[-1].end : op.start]
+                fill = between + FILL_OF[name]
                 shapes = _shape_pieces(shape, state, boxes, opaque=opaque)
                 filled = (
                     b" ".join(_path(piece) + fill for piece in shapes)
@@ -224,7 +224,7 @@ def split_rectangle_fills(
                     _up_to(data, cursor, path),
                     filled,
                     b" ",
-                    stroked(edges, paint, state),
+                    stroked(edges, between, state),
                 ]
                 cursor = op.end
             path = []
