@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from review.pdf.geometry import intersects
 from review.pdf.shape_pieces import Point, Segment
+from review.pdf.side_cuts import curve_outside, length, outside
 from review.pdf.user_space import (
     PathState,
     Rect,
@@ -33,11 +34,6 @@ from review.pdf.user_space import (
     pdf_number,
 )
 
-# Halvings of a curve a box comes near before what is left of it near the box is taken
-# as under it: a 2,000-point curve down to half a point.
-CURVE_HALVINGS = 12
-# User-space units by which a cut piece may reach into a box: float noise.
-_NOISE = 1e-6
 # Sides meeting at less than a degree run on smoothly: their butt caps meet flush.
 CORNER_COS = math.cos(math.radians(1))
 
@@ -113,7 +109,7 @@ def stroke_sides(
     # circle stroked 50 wide, in Syncfusion's layer sample).
     for sides in subpaths:
         closed = len(sides) > 1 and sides[0][0] == sides[-1][-1]
-        starts = list(itertools.accumulate(map(_length, sides), initial=0.0)) if dashed else None
+        starts = list(itertools.accumulate(map(length, sides), initial=0.0)) if dashed else None
         # Only a box the side's ink meets, as MuPDF bounds it, cuts it.
         cutting = [
             [ink for ink in bounded if intersects(bounds_of([(x, y, x, y) for x, y in side]), ink)]
@@ -135,9 +131,9 @@ def stroke_sides(
             if not cutters:
                 pieces = [(side, 0.0)]  # its ink stays clear of every box: drawn whole
             elif len(side) == 2:
-                pieces = _outside(side[0], side[1], cutters)
+                pieces = outside(side[0], side[1], cutters)
             else:
-                pieces = _curve_outside(side, cutters, before=0.0 if dashed else None)
+                pieces = curve_outside(side, cutters, before=0.0 if dashed else None)
             corners = _lengthened_ends(sides, index, index, closed, (lengthen, squared))
             for piece, start in pieces:
                 path = _lengthened(piece, side, corners, width / 2)
@@ -322,112 +318,3 @@ def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[
     if period > 0:
         phase %= period
     return b" ".join(map(pdf_number, lengths)), pdf_number(phase)
-
-
-def _curve_outside(
-    curve: Segment, boxes: list[Rect], depth: int = 0, before: float | None = 0.0
-) -> list[tuple[Segment, float]]:
-    """The pieces of the curve (start, two controls, end) whose points' box misses every
-    box, found by halving it (de Casteljau) where its points' box meets one: a piece
-    that still does so after `CURVE_HALVINGS` lies under or at a box and is left out.
-    Each with how far along the curve it starts (`before`: along the first half), or 0
-    where `before` is None: measuring each half took a claim form whose curves came near
-    70 marks six minutes (PdfPig's Motor_Insurance_claim_form.pdf), and only a dash
-    pattern needs it."""
-    xs, ys = [x for x, _ in curve], [y for _, y in curve]
-    bounds = (min(xs), min(ys), max(xs), max(ys))
-    if not meets_any(bounds, boxes):
-        return [(curve, before or 0.0)]
-    if depth == CURVE_HALVINGS or inside_any(bounds, boxes):
-        return []  # and every half of a piece inside a box is inside it too
-    p0, p1, p2, p3 = curve
-    a, b, c = _middle(p0, p1), _middle(p1, p2), _middle(p2, p3)
-    d, e = _middle(a, b), _middle(b, c)
-    m = _middle(d, e)
-    first = (p0, a, d, m)
-    after = None if before is None else before + _length(first)
-    return _curve_outside(first, boxes, depth + 1, before) + _curve_outside(
-        (m, e, c, p3), boxes, depth + 1, after
-    )
-
-
-def _length(side: Segment) -> float:
-    """A segment's length, or a curve's, along 16 chords (enough to place a dash)."""
-    if len(side) == 2:
-        return math.dist(side[0], side[1])
-    p0, p1, p2, p3 = side
-    points = [
-        tuple(
-            (1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t**2 * c + t**3 * d
-            for a, b, c, d in zip(p0, p1, p2, p3, strict=True)
-        )
-        for t in (i / 16 for i in range(17))
-    ]
-    return sum(math.dist(p, q) for p, q in itertools.pairwise(points))
-
-
-def _middle(p: Point, q: Point) -> Point:
-    return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-
-
-def _outside(start: Point, end: Point, boxes: list[Rect]) -> list[tuple[Segment, float]]:
-    """The pieces of the segment from `start` to `end` outside every box, each with how
-    far from `start` it starts; a slanted piece whose bounds still meet a box is cut
-    further (`_bounds_clear`)."""
-    spans = [(0.0, 1.0)]
-    for box in boxes:
-        inside = _clipped(start, end, box)
-        if inside is None:
-            continue
-        t0, t1 = inside
-        spans = [
-            part
-            for a, b in spans
-            for part in ((a, min(b, t0)), (max(a, t1), b))
-            if part[1] - part[0] > 1e-9
-        ]
-    (x0, y0), (x1, y1) = start, end
-
-    def at(t: float) -> Point:
-        return start if t == 0 else end if t == 1 else (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
-
-    length = math.dist(start, end)
-    return [piece for a, b in spans for piece in _bounds_clear(at(a), at(b), boxes, a * length)]
-
-
-def _bounds_clear(
-    start: Point, end: Point, boxes: list[Rect], before: float, depth: int = 0
-) -> list[tuple[Segment, float]]:
-    """A straight piece clear of every box, halved until its bounds are too: MuPDF takes
-    a path by its bounds, and a slanted arrow passing a box's corner went whole (a
-    figure in docling's test files). Halving stops as for curves."""
-    x0, y0, x1, y1 = bounds_of([(*start, *start), (*end, *end)])
-    # Where the clip ended it at a box's edge, it meets the box by float noise at most:
-    # halved again and again, it came out as a dozen pieces ever nearer the box.
-    if not meets_any((x0 + _NOISE, y0 + _NOISE, x1 - _NOISE, y1 - _NOISE), boxes):
-        return [((start, end), before)]
-    if depth == CURVE_HALVINGS:
-        return []  # at the box: what a cut end's clearance leaves out anyway
-    middle = _middle(start, end)
-    return _bounds_clear(start, middle, boxes, before, depth + 1) + _bounds_clear(
-        middle, end, boxes, before + math.dist(start, middle), depth + 1
-    )
-
-
-def _clipped(start: Point, end: Point, box: Rect) -> tuple[float, float] | None:
-    """The stretch (of 0..1) of the segment inside `box` (Liang and Barsky's clip), or
-    None when it misses the box."""
-    (x0, y0), (x1, y1) = start, end
-    dx, dy = x1 - x0, y1 - y0
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return None
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-    return (t0, t1) if t0 < t1 else None
