@@ -9,9 +9,10 @@ corner to join, so nothing changes on the page, and MuPDF bounds it by half its 
 a straight side a box crosses is cut around it (Liang and Barsky's clip), a curve is
 halved (de Casteljau) until each piece's points lie clear of the box or the piece is
 too small to matter, and what lay under the box is left out. The path's own ends keep
-their caps; where two sides met at a corner, a piece is lengthened along its tangent by
-half its width, which draws the square that closes the corner as the join did (round
-caps close it themselves), and where a curve runs on smoothly nothing is added."""
+their caps; where two sides drawn apart met at a corner, the path's stretch a point
+either side of it is drawn joined as the path joined it (a mitre MuPDF's redaction
+would take with the box is bevelled, and its spike filled), and where a curve runs on
+smoothly nothing is added."""
 
 from __future__ import annotations
 
@@ -52,11 +53,16 @@ def redaction_reach(width: float, join: int, miter: float) -> float:
 class Piece(NamedTuple):
     """A stretch of a side as a path of its own, and how far along its subpath it starts
     (where a dash pattern continues from); or a run of whole sides joined as the path
-    joined them, through the miter limit `joined` (None for a stretch)."""
+    joined them, through the miter limit `joined` (None for a stretch). A corner's
+    stretch (`_corner_pieces`) is drawn with butt caps, which end inside its sides (a
+    cap would reach past the dash there, or out of the join), and may carry a mitred
+    corner's spike past its bevel, filled in the stroke's colour."""
 
     path: bytes
     along: float
     joined: float | None = None
+    butt: bool = False
+    spike: bytes | None = None
 
 
 def stroke_sides(
@@ -94,15 +100,12 @@ def stroke_sides(
     # itself to a caption's box over its rim (Syncfusion's layer sample).
     bounded = boxes_in(boxes, ctm, 0.0, page_reach=reach * widest)
     sides_out: list[Piece] = []
-    # Butt or square caps, undashed: each piece is drawn with butt caps and lengthened
-    # by half the width where its side met another at a corner, which draws the square
-    # the join did, and with square caps where the path ends (square caps on every
-    # piece drew an open arc's ends 4 points long, gofpdf's Circle_figures.pdf, and
-    # stood out of a curve where two of its pieces meet). A box's cut keeps a butt end.
-    # Round caps draw what the join did themselves; lengthened, a dash would move.
+    # Square caps, undashed: each piece is drawn with butt caps, and lengthened by half
+    # the width where the path itself ends (square caps on every piece drew an open
+    # arc's ends 4 points long, gofpdf's Circle_figures.pdf). A box's cut keeps a butt
+    # end; where two sides drawn apart met at a corner, `_corner_pieces` draws the join.
     dashed = bool(state.dash[0])  # where a piece starts along its path matters
-    lengthen = state.cap != 1 and not dashed
-    squared = state.cap == 2
+    squared = state.cap == 2 and not dashed
     # Whole sides in a row clear of the boxes stay one path. Drawn apart, they overlap
     # where they meet, darker on a translucent stroke (a stamp's frame at 78%), and meet
     # flush where a curve runs on: a hairline across a wide one (a disc drawn as a
@@ -116,13 +119,15 @@ def stroke_sides(
             for side in sides
         ]
         in_runs: set[int] = set()
+        joined_at: set[int] = set()  # corners a run's path joins, by the side before them
         for run in _whole_runs([bool(c) for c in cutting], closed, dashed):
-            joined = _run_piece(sides, run, closed, (lengthen, squared), state)
+            joined = _run_piece(sides, run, closed, squared, state)
             reach = redaction_reach(width, state.join, joined.joined or 1.0) * widest
             bounds = bounds_of([(x, y, x, y) for i in run for x, y in sides[i]])
             if not meets_any(bounds, boxes_in(boxes, ctm, 0.0, page_reach=reach)):
                 sides_out.append(joined._replace(along=starts[run[0]] if starts else 0.0))
                 in_runs.update(run)
+                joined_at.update(run if len(run) == len(sides) and closed else run[:-1])
         for index, side in enumerate(sides):
             if index in in_runs:
                 continue
@@ -134,10 +139,24 @@ def stroke_sides(
                 pieces = outside(side[0], side[1], cutters)
             else:
                 pieces = curve_outside(side, cutters, before=0.0 if dashed else None)
-            corners = _lengthened_ends(sides, index, index, closed, (lengthen, squared))
+            ends = _squared_ends(sides, index, index, closed, squared)
             for piece, start in pieces:
-                path = _lengthened(piece, side, corners, width / 2)
+                path = _lengthened(piece, side, ends, width / 2)
                 sides_out.append(Piece(path, (starts[index] if starts else 0.0) + start))
+        for corner, spike in _corner_pieces(sides, closed, joined_at, starts, state):
+            reach = redaction_reach(width, state.join, corner.joined or 1.0) * widest
+            bounds = _piece_bounds(corner)
+            if meets_any(bounds, boxes_in(boxes, ctm, 0.0, page_reach=reach)):
+                # Bevelled, MuPDF's redaction looks past it by half its width only; the
+                # spike past the bevel is filled, where a fill paints as the stroke did
+                # and clears the boxes (a fill is taken by its own bounds).
+                if spike and state.opacities[0] == state.opacities[1]:
+                    if not meets_any(_bounds(spike), boxes_in(boxes, ctm, 0.0)):
+                        corner = corner._replace(spike=_polygon(spike))
+                corner = corner._replace(joined=None)
+                reach = redaction_reach(width, 2, 1.0) * widest
+            if not meets_any(bounds, boxes_in(boxes, ctm, 0.0, page_reach=reach)):
+                sides_out.append(corner)
     return sides_out
 
 
@@ -159,10 +178,10 @@ def _whole_runs(cut: list[bool], closed: bool, dashed: bool) -> list[list[int]]:
 
 
 def _run_piece(
-    sides: list[Segment], run: list[int], closed: bool, ends: tuple[bool, bool], state: PathState
+    sides: list[Segment], run: list[int], closed: bool, squared: bool, state: PathState
 ) -> Piece:
     """The sides of `run` as one path joined as the path joined them, its ends
-    lengthened as a side's (`_lengthened_ends`). Mitred through the least limit that
+    lengthened as a side's (`_squared_ends`). Mitred through the least limit that
     mitres every corner the path's limit did: MuPDF's redaction looks past a mitred
     path by its width times the limit (60 points for a line 6 wide at the default 10).
     Where every side runs on smoothly into the next, no join draws anything: bevelled
@@ -176,25 +195,98 @@ def _run_piece(
     if loop:
         return Piece(_path_of_sides([sides[i] for i in run]) + b" h", 0.0, limit)
     first, last = sides[run[0]], sides[run[-1]]
-    at_head, at_tail = _lengthened_ends(sides, run[0], run[-1], closed, ends)
+    at_head, at_tail = _squared_ends(sides, run[0], run[-1], closed, squared)
     head = _past(first, state.width / 2) if at_head else None
     tail = _past(last[::-1], state.width / 2) if at_tail else None
     return Piece(_path_of_sides([sides[i] for i in run], head, tail), 0.0, limit)
 
 
-def _lengthened_ends(
-    sides: list[Segment], first: int, last: int, closed: bool, ends: tuple[bool, bool]
+def _squared_ends(
+    sides: list[Segment], first: int, last: int, closed: bool, squared: bool
 ) -> tuple[bool, bool]:
     """Whether sides `first` to `last` are lengthened past their start and end: where
-    a corner turns into the side before or after, or square caps end the path (`ends`:
-    lengthen, squared)."""
-    lengthen, squared = ends
-    before = sides[first - 1] if first > 0 or closed else None
-    after = sides[(last + 1) % len(sides)] if last < len(sides) - 1 or closed else None
-    return (
-        lengthen and (squared if before is None else _corner(before, sides[first])),
-        lengthen and (squared if after is None else _corner(sides[last], after)),
-    )
+    they start or end an open path with square caps (`squared`), drawn butt."""
+    if closed or not squared:
+        return (False, False)
+    return (first == 0, last == len(sides) - 1)
+
+
+def _corner_pieces(
+    sides: list[Segment],
+    closed: bool,
+    joined_at: set[int],
+    starts: list[float] | None,
+    state: PathState,
+) -> list[tuple[Piece, list[Point] | None]]:
+    """The joins the path drew where sides now drawn apart met at a corner: its own
+    stretch a point either side of the corner, joined as the path joined it, each with
+    a mitred corner's outline (the corner, the outer edges' ends and the spike's tip).
+    Drawn apart, the sides' butt ends left a mitred corner's spike out, and lengthened
+    by half the width in its place, they stood out of an acute corner as squares
+    (iText's dashedClosedRotatedTriangles.pdf). A see-through stroke's stretch is a
+    hundredth of a point, painted twice; an opaque one's covers the seam its sides'
+    ends would leave. Where a dash pattern is off at the corner, or starts again there
+    (a closed dashed subpath's start), the path drew no join."""
+    if state.cap == 1 and state.join == 1:
+        return []  # the pieces' round ends draw the round join
+    see_through = state.opacities[0] < 1 or state.blends or state.masked
+    stretch = (0.01 if see_through else 1.0) / max(axis_scales(state.ctm) or (1.0, 1.0))
+    limit = state.miter if state.join == 1 else None
+    corners: list[tuple[Piece, list[Point] | None]] = []
+    for index in range(len(sides) if closed and starts is None else len(sides) - 1):
+        first, then = sides[index], sides[(index + 1) % len(sides)]
+        back, ahead = _direction(first[::-1]), _direction(then)
+        if index in joined_at or not _corner(first, then) or not (any(back) and any(ahead)):
+            continue
+        along = starts[index + 1] if starts else 0.0
+        room = min(stretch, length(first) / 2, length(then) / 2)
+        if starts:
+            room = min(room, _dash_left(state.dash, along))
+        if room <= 0:
+            continue
+        spike = None
+        if state.join == 0:  # with room for the rounding of a stretch a point long
+            ratio = _miter_ratio(first, then)
+            limit = ratio * 1.01 if ratio <= state.miter else None
+            spike = _spike(first[-1], back, ahead, state.width / 2, ratio) if limit else None
+        (x, y) = first[-1]
+        points = [(x + back[0] * room, y + back[1] * room), (x, y)]
+        points.append((x + ahead[0] * room, y + ahead[1] * room))
+        path = b"%s %s m %s %s l %s %s l" % tuple(pdf_number(v) for point in points for v in point)
+        corners.append((Piece(path, along - room, limit, butt=True), spike))
+    return corners
+
+
+def _spike(corner: Point, back: Point, ahead: Point, half: float, ratio: float) -> list[Point]:
+    """A mitred join's outline: the corner, the outer edge's end on the side before,
+    the mitre's tip `ratio` half widths out along the bisector, and the outer edge's
+    start on the side after (`back` and `ahead`: the sides' directions from the corner)."""
+    (x, y), (bx, by), (ax, ay) = corner, back, ahead
+    size = math.hypot(bx + ax, by + ay)
+    out_x, out_y = -(bx + ax) / size, -(by + ay) / size  # away from the turn's inside
+
+    def outer_edge(dx: float, dy: float) -> Point:
+        nx, ny = (-dy, dx) if -dy * out_x + dx * out_y > 0 else (dy, -dx)
+        return (x + nx * half, y + ny * half)
+
+    tip = (x + out_x * half * ratio, y + out_y * half * ratio)
+    return [(x, y), outer_edge(bx, by), tip, outer_edge(ax, ay)]
+
+
+def _polygon(points: list[Point]) -> bytes:
+    """Points as a closed path."""
+    at = [b"%s %s" % (pdf_number(x), pdf_number(y)) for x, y in points]
+    return b"%s m " % at[0] + b" ".join(b"%s l" % point for point in at[1:]) + b" h"
+
+
+def _piece_bounds(piece: Piece) -> Rect:
+    """The bounds of a corner piece's points (`_corner_pieces`)."""
+    values = [float(v) for v in piece.path.split() if v not in (b"m", b"l")]
+    return _bounds(list(zip(values[::2], values[1::2], strict=True)))
+
+
+def _bounds(points: list[Point]) -> Rect:
+    return bounds_of([(x, y, x, y) for x, y in points])
 
 
 def _miter_ratio(first: Segment, then: Segment) -> float:
@@ -279,6 +371,7 @@ def stroked(pieces: list[Piece], between: bytes, state: PathState) -> bytes:
     redaction took the far half of a circle 14 points from the box."""
     lengths, phase = state.dash
     paint = b" S"
+    capped = 0 if state.cap == 2 and not lengths else state.cap  # the pieces' caps
 
     def dash(offset: float) -> bytes:
         return b"[%s] %s d " % _dash_from(lengths, phase, offset)
@@ -289,8 +382,16 @@ def stroked(pieces: list[Piece], between: bytes, state: PathState) -> bytes:
         limit, restored = pdf_number(piece.joined), pdf_number(state.miter)
         return b"%d j %s M %s%s 2 j %s M" % (state.join, limit, piece.path, paint, restored)
 
+    def butt(piece: Piece, drawn: bytes) -> bytes:
+        return b"0 J %s %d J" % (drawn, capped) if piece.butt and capped else drawn
+
+    def spike(piece: Piece) -> bytes:
+        return b" q %s %s f Q" % (state.stroke_fill, piece.spike) if piece.spike else b""
+
     drawn = [
-        (dash(piece.along) if lengths else b"") + (joined(piece) or piece.path + paint)
+        (dash(piece.along) if lengths else b"")
+        + butt(piece, joined(piece) or piece.path + paint)
+        + spike(piece)
         for piece in pieces
     ]
     restored = b" %d j" % state.join
@@ -305,10 +406,19 @@ def stroked(pieces: list[Piece], between: bytes, state: PathState) -> bytes:
 
 def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[bytes, bytes]:
     """The operands of "d" for the pattern `lengths` set with `phase`, started `along`
-    the path, in a form every viewer reads alike and as MuPDF drew the path: an odd
-    count of lengths written out twice, as the pattern runs, with the phase MuPDF takes
-    ("[2] 2 d" is "[2 2] 0 d" to MuPDF: it takes the phase modulo 2, not 4; a table of
-    contents' dotted leaders moved by a dot), and the phase within one period."""
+    the path (`_dash_at`)."""
+    lengths, phase = _dash_at(lengths, phase, along)
+    return b" ".join(map(pdf_number, lengths)), pdf_number(phase)
+
+
+def _dash_at(
+    lengths: tuple[float, ...], phase: float, along: float
+) -> tuple[tuple[float, ...], float]:
+    """The pattern `lengths` set with `phase`, started `along` the path, in a form every
+    viewer reads alike and as MuPDF drew the path: an odd count of lengths written out
+    twice, as the pattern runs, with the phase MuPDF takes ("[2] 2 d" is "[2 2] 0 d" to
+    MuPDF: it takes the phase modulo 2, not 4; a table of contents' dotted leaders moved
+    by a dot), and the phase within one period."""
     if len(lengths) % 2:
         if sum(lengths) > 0:
             phase %= sum(lengths)
@@ -317,4 +427,16 @@ def _dash_from(lengths: tuple[float, ...], phase: float, along: float) -> tuple[
     period = sum(lengths)
     if period > 0:
         phase %= period
-    return b" ".join(map(pdf_number, lengths)), pdf_number(phase)
+    return lengths, phase
+
+
+def _dash_left(dash: tuple[tuple[float, ...], float], along: float) -> float:
+    """How far the dash pattern stays on either side of `along` the path (to the nearer
+    end of the dash there), or 0 in a gap."""
+    lengths, phase = _dash_at(*dash, along)
+    start = 0.0
+    for index, span in enumerate(lengths):
+        if start <= phase < start + span:
+            return min(phase - start, start + span - phase) if index % 2 == 0 else 0.0
+        start += span
+    return 0.0

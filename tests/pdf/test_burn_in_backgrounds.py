@@ -206,17 +206,23 @@ def test_a_curve_a_box_crosses_keeps_nothing_under_the_box() -> None:
 def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     """A fill drawn at twice the scale, 10 points in: the box (user space) cut out of it,
     a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
-    becomes its four sides, each a path of its own with bevelled joins, lengthened by
-    half the line width where it met another (the square its corner drew) and not where
-    the box cut it, the two the box crosses cut around it (clear of it by the gap and
-    half the line width: what its butt ends reach)."""
+    becomes its four sides, each a path of its own with bevelled joins, the two the box
+    crosses cut around it (clear of it by the gap and half the line width: what its butt
+    ends reach), and its four corners, each a point of the path either side, mitred as
+    the path joined them (a right angle's limit is the square root of 2)."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
+    mitred = b" 0 j 1.4284 M %s S 2 j 10 M"
     assert split == (
         b"q 2 0 0 2 10 10 cm 0 0 19.975 50 re f 40.025 0 59.975 50 re f Q"
         b" 0 0 100 50 re W n"
-        b" 2 j -0.5 0 m 49.45 0 l S 90.55 0 m 100.5 0 l S 100 -0.5 m 100 50.5 l S"
-        b" 100.5 50 m 90.55 50 l S 49.45 50 m -0.5 50 l S 0 50.5 m 0 -0.5 l S 0 j"
+        b" 2 j 0 0 m 49.45 0 l S 90.55 0 m 100 0 l S 100 0 m 100 50 l S"
+        b" 100 50 m 90.55 50 l S 49.45 50 m 0 50 l S 0 50 m 0 0 l S"
+        + mitred % b"99 0 m 100 0 l 100 1 l"
+        + mitred % b"100 49 m 100 50 l 99 50 l"
+        + mitred % b"1 50 m 0 50 l 0 49 l"
+        + mitred % b"0 1 m 0 0 l 1 0 l"
+        + b" 0 j"
     )
 
 
@@ -249,8 +255,18 @@ def bordered_notice(*, as_lines: bool, outline: bytes | None = None) -> bytes:
     return doc.tobytes()
 
 
-def _strokes(page: pymupdf.Page) -> list[pymupdf.Rect]:
+def _stroked(page: pymupdf.Page) -> list[pymupdf.Rect]:
     return [d["rect"] for d in page.get_drawings() if d["type"] == "s"]
+
+
+def _strokes(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    """The stroked paths but the joins drawn where sides drawn apart met at a corner
+    (a point of the path either side of it: `_corners`)."""
+    return [rect for rect in _stroked(page) if max(rect.width, rect.height) > 2]
+
+
+def _corners(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    return [rect for rect in _stroked(page) if max(rect.width, rect.height) <= 2]
 
 
 @pytest.mark.parametrize("as_lines", [False, True])
@@ -264,7 +280,7 @@ def test_a_border_around_a_mark_keeps_its_sides(as_lines: bool) -> None:
 
     released = pymupdf.open(stream=output, filetype="pdf")[0]
     sides = _strokes(released)
-    assert len(sides) == 4
+    assert len(sides) == 4 and len(_corners(released)) == 4
     # A side's box has no height or width: `Rect.include_rect` would skip it.
     around = (
         min(s.x0 for s in sides),
@@ -327,13 +343,13 @@ def test_a_side_of_a_border_under_a_mark_is_cut_around_it_and_the_others_stay() 
     released = pymupdf.open(stream=burn_in(pdf, [mark]), filetype="pdf")[0]
 
     sides = _strokes(released)
-    assert len(sides) == 5
+    assert len(sides) == 5 and len(_corners(released)) == 4
     top = sorted((s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52)
     # The cut ends clear of the box by half the width (their butt ends reach no
-    # further), the corners' ends half the width into them.
+    # further); the sides end at the corners, drawn as the path joined them.
     assert top == [
-        (pytest.approx(39.28, abs=0.01), pytest.approx(299.23, abs=0.01)),
-        (pytest.approx(340.77, abs=0.01), pytest.approx(572.72, abs=0.01)),
+        (pytest.approx(40, abs=0.01), pytest.approx(299.23, abs=0.01)),
+        (pytest.approx(340.77, abs=0.01), pytest.approx(572, abs=0.01)),
     ]
     assert not any(side.intersects(box) for side in sides)
 
@@ -352,7 +368,7 @@ def test_a_side_a_mark_comes_near_but_does_not_touch_stays_whole() -> None:
 
     sides = _strokes(released)
     top = [(s.x0, s.x1) for s in sides if s.y0 == s.y1 == 52]
-    assert top == [(pytest.approx(39.28, abs=0.01), pytest.approx(572.72, abs=0.01))]
+    assert top == [(pytest.approx(40, abs=0.01), pytest.approx(572, abs=0.01))]
     assert len(sides) == 5  # the left side in two pieces
 
 

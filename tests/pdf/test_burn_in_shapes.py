@@ -256,9 +256,11 @@ def test_an_unclosed_shape_filled_and_outlined_strokes_no_closing_side() -> None
     closed = split_rectangle_fills(b"0 0 m 100 0 l 100 50 l 0 50 l b", box)
 
     assert open_sides.count(b" f ") == closed.count(b" f ") == 4  # the pieces around the box
-    # A side is lengthened by half the width into a corner it turned, not at an end.
-    assert b" 0 0 l S" not in open_sides and b"100.5 50 m 0 50 l S" in open_sides
-    assert b"0 50.5 m 0 -0.5 l S" in closed
+    assert b"0 50 m 0 0 l S" not in open_sides and b"0 50 m 0 0 l S" in closed
+    # Where sides drawn apart met at a corner, the corner is drawn mitred, as the path
+    # joined it (a right angle's limit is the square root of 2); an open path's ends
+    # are no corner.
+    assert open_sides.count(b" 1.4284 M ") == 2 and closed.count(b" 1.4284 M ") == 4
 
 
 def test_a_ring_around_a_mark_keeps_its_band_and_its_hole() -> None:
