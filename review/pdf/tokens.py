@@ -23,6 +23,8 @@ _WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x80-\xff]"
 _BREAK = bytes(range(0x21))
 # Strings one word may be drawn in, each by its own operator (`_runs_on`).
 RUN_ON_STRINGS = 8
+# Any character past ASCII, in a word as `_byte_blind` writes it (no byte reads as it).
+_FONTS_OWN = "\ufffd"
 
 
 def fold(text: str) -> str:
@@ -34,6 +36,20 @@ def shown_form(word: str) -> str:
     its ends: a string's byte 0x8D that a font draws as an opening quote reads as a
     control character, "(\\215w)" then "(ill print.)" is the visible "“will"."""
     return fold(_EDGES.sub("", word))
+
+
+def shown_forms(word: str) -> set[str]:
+    """The forms `_runs_on` finds a word the output shows by: its `shown_form`, and that
+    with each character past ASCII as any byte past ASCII (`_byte_blind`)."""
+    form = shown_form(word)
+    return {form, _byte_blind(form)}
+
+
+def _byte_blind(word: str) -> str:
+    """`word` with each character past ASCII as `_FONTS_OWN`: which character a
+    string's byte past ASCII draws is the font's to say (0x90 is "’" to many a font, a
+    control character to latin-1)."""
+    return "".join(c if c < "\x80" else _FONTS_OWN for c in word)
 
 
 def bare(word: str) -> str:
@@ -218,7 +234,9 @@ def _runs_on(
     output shows: "(external radiat)" and "(ion: a pooled)" drawn side by side are the
     "radiation:" on the page, which a large gap in the TJ array or a new operator cut
     in two; "(Willet)", "(h)" and "(405)" are "Willeth405"; "(/pdf)", "(-)" and
-    "(succinctly/)" the "/pdf-succinctly/" of a URL (a Syncfusion book). The page
+    "(succinctly/)" the "/pdf-succinctly/" of a URL (a Syncfusion book); "(The fiel)",
+    "(d\\220)" and "(s text)" the "field’s" a font draws 0x90 as "’" in (any byte past
+    ASCII may be any character past it: iText's bigTaggedDocument.pdf). The page
     check judges what the output shows. Which strings a word is drawn in the stream
     does not say (the one before may end another line), so each reach is tried.
     Single-byte strings only; anything else stays a hit."""
@@ -248,7 +266,7 @@ def _runs_on(
             if end == len(joined) and _glued(texts, index + ahead + 1):
                 continue
             word = shown_form(joined[start:end].decode("latin-1"))
-            if word != own and word in shown:
+            if word != own and (word in shown or _byte_blind(word) in shown):
                 return True
     return False
 

@@ -93,7 +93,7 @@ from review.pdf.tokens import (
     found_in_any,
     found_unexplained,
     fragment_patterns,
-    shown_form,
+    shown_forms,
 )
 from review.pdf.word_geometry import (
     Boxes,
@@ -211,7 +211,7 @@ def _check(
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
-        shown.update(shown_form(text) for _, text in after.words)
+        shown.update(form for _, text in after.words for form in shown_forms(text))
         page_boxes = boxes.get(page_no, no_boxes)
         covered = [
             rect

@@ -12,7 +12,13 @@ import pymupdf
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
-from review.pdf.tokens import byte_forms, found_unexplained, fragment_patterns, without
+from review.pdf.tokens import (
+    byte_forms,
+    found_unexplained,
+    fragment_patterns,
+    shown_forms,
+    without,
+)
 from review.pdf.verify import verify
 from review.pdf.word_geometry import Boxes, PageWords, missing
 
@@ -119,6 +125,21 @@ def test_a_token_run_on_by_a_hyphen_into_a_shown_url_is_explained() -> None:
     assert not found_unexplained(needles, url, [], shown, any_needle)
     assert found_unexplained(needles, [b"see ", b"PDF", b". "], [], shown, any_needle)
     assert found_unexplained(needles, [b"/pdf", b"-", b"succinctly/"], [], {"pdf"}, any_needle)
+
+
+def test_a_token_run_on_into_a_byte_past_ascii_is_the_word_its_font_draws() -> None:
+    """iText's bigTaggedDocument.pdf draws "field’s" as "(The fiel)", "(d\\220)" and
+    "(s text ...)", in a font that draws 0x90 as "’"; with "Fields”" redacted on the
+    page (drawn "(Fiel)" and "(ds\\224)"), the string "(The fiel)" is the visible
+    "field’s", no copy of it. A byte past ASCII may be any character past it, but the
+    word the strings make must still be one the output shows."""
+    needles = [needle for needle in byte_forms({"fiel"}) if needle.decode == "raw"]
+    any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
+    drawn = [b"692", b"The fiel", b"d\x90", b"s text is held in a text string"]
+
+    assert not found_unexplained(needles, drawn, [], shown_forms("field\u2019s"), any_needle)
+    assert found_unexplained(needles, drawn, [], shown_forms("fields"), any_needle)
+    assert found_unexplained(needles, drawn, [], shown_forms("yield\u2019s"), any_needle)
 
 
 def test_a_words_punctuation_drawn_in_another_font_leaves_the_bare_word_beside_a_box() -> None:
