@@ -34,6 +34,9 @@ and are dropped whole (widgets, popups, links, sticky notes). What goes:
   hidden glyph that overlaps a visible one goes alone, by its character and origin
   (`glyph_cut`); what nothing here can take is left for the gate (`unseen_content`);
 - the words a font's ToUnicode map gives glyphs no page shows any more (`unicode_maps`);
+- what a stream's bytes carry that no reader draws: bytes past the end of its Flate
+  data, a JPEG's metadata (EXIF, XMP, comments, a thumbnail) and bytes past its end
+  (`stream_leftovers`);
 - earlier revisions: the file is saved as a full rewrite with garbage collection, so
   there is exactly one revision and no unreferenced object. The rewrite is never
   encrypted, so a source's owner password and permission flags do not carry over.
@@ -76,6 +79,7 @@ from review.pdf.objects import every_object, has
 from review.pdf.redact import open_pdf, ready_for_the_filter, save
 from review.pdf.render import MUPDF_ERRORS
 from review.pdf.resources import opacities_clamped
+from review.pdf.stream_leftovers import drop_leftovers
 from review.pdf.unicode_maps import forget_unshown_words
 
 # Points of width and height a hidden glyph's box is given at least (`_with_area`).
@@ -126,6 +130,7 @@ def sanitize(pdf: bytes) -> bytes:
         forget_unshown_words(doc)
         doc.set_metadata({})
         delete_keys(trailer, lambda key: key == "Info")
+        drop_leftovers(doc)
         return save(doc, explicit)
     finally:
         doc.close()

@@ -41,6 +41,9 @@ Checks (codes):
   Tokens of one or two characters are checked by position only (`text_under_box`);
 - `embedded_file`, `javascript`, `action`, `annotation`, `form_field`, `outline`,
   `metadata`, `optional_content`;
+- `stream_leftovers`: a stream carries bytes no reader draws: past the end of its Flate
+  data (what followed it in the source), or a JPEG's metadata (EXIF, XMP, comments, a
+  thumbnail) or bytes past its end (`stream_leftovers.py`);
 - `text_added`: the output page shows, away from every box, words the original did not
   show there (its annotations and fields are read with the page): content MuPDF
   could not read in the original that a rewrite made readable. What burn-in left of a
@@ -83,6 +86,7 @@ from review.pdf.no_text import (
 )
 from review.pdf.redact import RedactionMark, baked, check_page, open_pdf
 from review.pdf.render import MUPDF_ERRORS
+from review.pdf.stream_leftovers import leftovers
 from review.pdf.tokens import (
     DASHES,
     STRIP,
@@ -343,6 +347,8 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
         kind = out.xref_get_key(xref, "Type")[1]
         if kind == "/EmbeddedFile" or out.xref_get_key(xref, "EF")[0] != "null":
             failures.append(Failure("embedded_file", xref=xref))
+        if leftovers(out, xref):
+            failures.append(Failure("stream_leftovers", xref=xref))
         if (
             out.xref_get_key(xref, "S")[1] == "/JavaScript"
             or out.xref_get_key(xref, "JS")[0] != "null"
