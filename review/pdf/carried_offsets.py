@@ -31,7 +31,7 @@ _ENDS_LINE = (b"BT", b"ET", b"Td", b"TD", b"Tm", b"T*", b"'", b'"')
 
 
 class Operation(empty_clips.Operation, Protocol):
-    """An operation of a content stream with its operands, as `content.operations`
+    """An operation of a content stream with its operands, as `content_tokens.operations`
     reads it."""
 
     @property
@@ -63,7 +63,7 @@ def offsets_carried_forward(data: bytes, ops: Iterable[Operation]) -> bytes:
     """`data` with the numbers that end a text show, and the shows of numbers alone,
     moved into the next text shown on the line where the font size or horizontal scaling
     changed in between, scaled to it. `ops`: the operations of `data`, as
-    `content.operations` reads them."""
+    `content_tokens.operations` reads them."""
     size: float | None = None  # unknown until set here: a form or a later stream inherits
     horizontal = 1.0
     saved: list[tuple[float | None, float]] = []

@@ -1,34 +1,23 @@
-"""Content streams token by token (Django-free): a lexer just enough to
-find operators and their operands (`lex`), and `spell_out_for_the_filter`, which writes
-out the operators that MuPDF's content filter, which every redaction runs, would draw
-otherwise (quote operators, moves back to the start of a line).
+"""Content streams written out for MuPDF's content filter (Django-free):
+`spell_out_for_the_filter` writes out the operators that the filter, which every
+redaction runs, would draw otherwise (quote operators, moves back to the start of a
+line, colours it takes for the last one); `content_tokens` reads them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import NamedTuple
 
 import pymupdf
 
 from review.pdf.carried_offsets import CARRIED_OFFSET, offsets_carried_forward
 from review.pdf.content_streams import contents_as_one, read_content
+from review.pdf.content_tokens import NAME, SHOWS, TOKEN_END, WHITE, operations
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
 from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
 
-_DELIMS = b"()<>[]{}/%"
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
-_WHITE = b" \t\r\n\f\x00"
-# Regex pieces for finding operators by pattern: white space, a name operand (the name
-# without its slash is group 1), and the end of a token.
-WHITE = rb"[\x00\t\n\f\r ]"
-NAME = rb"/([^\x00\t\n\f\r ()<>\[\]{}/%]+)"
-TOKEN_END = rb"(?=[\x00\t\n\f\r ()<>\[\]{}/%]|\Z)"
-SHOWS = (b"Tj", b"TJ", b"'", b'"')  # the operators that show text
-# An XObject drawn by name ("/Fm0 Do"; the name is group 1).
-DRAWS = re.compile(NAME + WHITE + rb"*Do" + TOKEN_END)
 # A move to the start of the line by nothing: where `line_starts_spelled_out` has work.
 _ZERO = rb"(?<![0-9.])[-+]?(?:0+\.?0*|\.0+)[\x00\t\n\f\r ]*"
 _ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
@@ -55,6 +44,17 @@ _LEADING_OPS = re.compile(
 # may have work. Found by the operator, then its operands read back: a pattern that
 # matched the six numbers took seconds on a book (pdf.js's freeculture.pdf).
 _SETS_MATRIX = re.compile(rb"(?<![A-Za-z])Tm" + TOKEN_END)
+# A move in a text object ("Td" or "TD" with its two numbers), or what sets its line
+# matrix ("BT", "ET", "Tm"): for `_returns_to_a_line`.
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_LINE_MOVES = re.compile(
+    rb"(?:([-+]?(?:\d+\.?\d*|\.\d+))"
+    + WHITE
+    + rb"+([-+]?(?:\d+\.?\d*|\.\d+))"
+    + WHITE
+    + rb"*T[dD]|(?<![A-Za-z])(BT|ET|Tm))"
+    + TOKEN_END
+)
 _OPERANDS_REACH = 160  # bytes: six numbers as long as any producer writes them
 # A text object that may show text before any move ("BT /F0 9 Tf [...] TJ", placed by
 # "cm"), as far as a pattern can tell: where `text_objects_placed` has work.
@@ -71,72 +71,6 @@ _SHOWN_UNPLACED = re.compile(
 )
 _MOVES = (b"Td", b"TD", b"Tm", b"T*", b"'", b'"')
 _INLINE_IMAGE = re.compile(rb"(?<![A-Za-z0-9_.*'\"])BI" + TOKEN_END)
-
-
-def lex(data: bytes) -> Iterator[tuple[int, int, bool]]:
-    """Yield (start, end, is_operator) for each token; an inline image is one "BI" token."""
-    i, n, depth = 0, len(data), 0
-    while i < n:
-        c = data[i]
-        if c in _WHITE:
-            i += 1
-        elif c == 0x25:  # % comment
-            while i < n and data[i] not in b"\r\n":
-                i += 1
-        elif c == 0x28:  # ( literal string, nested parentheses and escapes
-            start, level = i, 0
-            while i < n:
-                if data[i] == 0x5C:
-                    i += 2
-                    continue
-                level += {0x28: 1, 0x29: -1}.get(data[i], 0)
-                i += 1
-                if level == 0:
-                    break
-            yield start, i, False
-        elif data.startswith(b"<<", i) or data.startswith(b">>", i):
-            depth += 1 if data[i] == 0x3C else -1
-            yield i, i + 2, False
-            i += 2
-        elif c == 0x3C:  # <hex string>
-            end = data.find(b">", i)
-            end = n if end < 0 else end + 1
-            yield i, end, False
-            i = end
-        elif c in b"[]{}":
-            depth += 1 if c in b"[{" else -1
-            yield i, i + 1, False
-            i += 1
-        else:
-            start = i
-            i += 1
-            while i < n and data[i] not in _WHITE and data[i] not in _DELIMS:
-                i += 1
-            if c == 0x2F:
-                yield start, i, False
-                continue
-            word = data[start:i]
-            if word == b"BI":  # inline image: skip binary data up to a delimited EI
-                end = data.find(b"EI", i)
-                while end >= 0 and not (
-                    data[end - 1] in _WHITE and (end + 2 >= n or data[end + 2] in _WHITE)
-                ):
-                    end = data.find(b"EI", end + 2)
-                i = n if end < 0 else end + 2
-                yield start, i, True
-                continue
-            is_operator = depth == 0 and not is_operand(word)
-            yield start, i, is_operator
-
-
-def is_operand(word: bytes) -> bool:
-    if word in (b"true", b"false", b"null", b"R"):
-        return True
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
@@ -198,6 +132,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
             _ZERO_MOVE.search(spelled)
             or (b"T*" in spelled and _t_star_without_leading(spelled))
             or _matrix_set_twice(spelled)
+            or _returns_to_a_line(spelled)
         ):
             spelled = line_starts_spelled_out(spelled, leading)
         if _NAMED_SPACE.search(spelled):
@@ -243,6 +178,7 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
     line: list[float] | None = None  # the text line matrix, when known
     saved: list[float | None] = []
     shown = False  # text shown since the line matrix was last set: a move back is one
+    lines_shown: list[list[float]] = []  # the line matrices text was shown at, in this object
     for op in operations(data):
         numbers = _floats(op.operands)
         replacement = None
@@ -252,16 +188,18 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             leading = saved.pop() if saved else None
         elif op.operator in SHOWS:
             shown = True
+            if line is not None and not _among(line, lines_shown):
+                lines_shown.append(line)
         elif op.operator == b"BT":
-            line, shown = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], False
+            line, shown, lines_shown = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], False, []
         elif op.operator == b"ET":
             line = None
         elif op.operator == b"TL":
             leading = numbers[0] if numbers and len(numbers) == 1 else None
         elif op.operator == b"Tm":
             matrix = numbers if numbers and len(numbers) == 6 else None
-            if matrix is not None and matrix == line and shown:
-                replacement = _nudged(line, len(out))
+            if matrix is not None and (matrix == line and shown or _among(matrix, lines_shown)):
+                replacement = _nudged(matrix, len(out))
             line, shown = matrix, False
         elif op.operator in (b"Td", b"TD", b"T*"):
             if op.operator == b"T*":
@@ -283,6 +221,10 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
                 tx, ty = move
                 a, b, c, d, e, f = line
                 line = [a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f]
+                if _among(line, lines_shown):  # back to a line text was shown on
+                    replacement = _nudged(line, len(out))
+                    if op.operator == b"TD":
+                        replacement = b"%s TL %s" % (_number(-ty or 0.0), replacement)
             shown = False
         if replacement is not None:
             out.append(data[cursor : op.start] + replacement)
@@ -352,6 +294,44 @@ def _t_star_without_leading(data: bytes) -> bool:
     return False
 
 
+def _among(line: list[float], lines: list[list[float]]) -> bool:
+    """Whether `line` is one of `lines`, as the filter's single-precision arithmetic may
+    find it ("2.028 0 TD" then "-2.028 0 TD")."""
+    return any(
+        all(abs(v - w) <= _NUDGE / 10 * max(1.0, abs(v)) for v, w in zip(line, other, strict=True))
+        for other in lines
+    )
+
+
+def _returns_to_a_line(data: bytes) -> bool:
+    """Whether a "Td", "TD" or "Tm" may set a text object's line matrix back to one it
+    had since its "BT". Read by pattern, the operands of "Tm" read back (the parse costs
+    some 0.4 s a megabyte): "T*" is not followed, and a string or name that looks like
+    a move only makes the answer yes."""
+    line: tuple[float, ...] | None = _IDENTITY
+    visited: set[tuple[float, ...]] = {_IDENTITY}
+    for match in _LINE_MOVES.finditer(data):
+        if match[3] in (b"BT", b"ET"):
+            line, visited = _IDENTITY, {_IDENTITY}
+            continue
+        if match[3] == b"Tm":
+            start = match.start(3)
+            operands = data[max(0, start - _OPERANDS_REACH) : start].split()[-6:]
+            numbers = _floats(operands)
+            line = tuple(numbers) if numbers and len(numbers) == 6 else None
+        elif line is not None:
+            tx, ty = float(match[1]), float(match[2])
+            a, b, c, d, e, f = line
+            line = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+        if line is None:
+            continue
+        key = tuple(round(v, 3) for v in line)
+        if key in visited:
+            return True
+        visited.add(key)
+    return False
+
+
 def _nudged(line: list[float], parity: int) -> bytes:
     """The line's matrix as a "Tm", moved by far less than a pixel one way or the other
     by `parity`: the filter drops a "Tm" equal to the last one it wrote."""
@@ -394,13 +374,6 @@ def quotes_spelled_out(data: bytes) -> bytes:
     return b"".join(out)
 
 
-class Operation(NamedTuple):
-    start: int  # of its first operand, or of the operator when it has none
-    end: int  # after the operator
-    operator: bytes
-    operands: list[bytes]
-
-
 def _floats(operands: list[bytes]) -> list[float] | None:
     try:
         return [float(x) for x in operands]
@@ -410,16 +383,3 @@ def _floats(operands: list[bytes]) -> list[float] | None:
 
 def _number(value: float) -> bytes:
     return (b"%.6f" % value).rstrip(b"0").rstrip(b".") or b"0"
-
-
-def operations(data: bytes) -> Iterator[Operation]:
-    """The operations of a content stream, in order; what lies between them (white
-    space, comments) and any operands left without an operator at the end are not."""
-    operands: list[tuple[int, int]] = []
-    for start, end, is_operator in lex(data):
-        if not is_operator:
-            operands.append((start, end))
-            continue
-        first = operands[0][0] if operands else start
-        yield Operation(first, end, data[start:end], [data[a:b] for a, b in operands])
-        operands = []

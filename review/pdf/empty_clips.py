@@ -28,7 +28,7 @@ _EMPTY = b"0 0 0 0 re "
 
 
 class Operation(Protocol):
-    """An operation of a content stream, as `content.operations` reads it."""
+    """An operation of a content stream, as `content_tokens.operations` reads it."""
 
     @property
     def start(self) -> int: ...  # of its first operand, or of the operator when it has none
@@ -42,7 +42,7 @@ class Operation(Protocol):
 
 def empty_clips_spelled_out(data: bytes, ops: Iterable[Operation]) -> bytes:
     """`data` with a rectangle of no size before each "W" or "W*" whose path has no
-    segment. `ops`: the operations of `data`, as `content.operations` reads them."""
+    segment. `ops`: the operations of `data`, as `content_tokens.operations` reads them."""
     out: list[bytes] = []
     cursor = 0
     building = False  # a path of some segment has been started, not yet painted or ended

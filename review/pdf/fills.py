@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from review.pdf.content import Operation, operations
+from review.pdf.content_tokens import Operation, operations
 from review.pdf.form_fills import StreamOwner, strokes_a_form_may_reach
 from review.pdf.geometry import minus, painted_rectangles, pdf_to_page
 from review.pdf.seams import opaque_painting, overlapped, paints_opaque

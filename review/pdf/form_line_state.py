@@ -23,8 +23,8 @@ import re
 
 import pymupdf
 
-from review.pdf.content import DRAWS, TOKEN_END, operations
 from review.pdf.content_streams import read_content
+from review.pdf.content_tokens import DRAWS, TOKEN_END, operations
 from review.pdf.resources import form_xref
 from review.pdf.user_space import FILL_AND_STROKES, STROKES
 

@@ -15,8 +15,8 @@ import re
 
 import pymupdf
 
-from review.pdf.content import lex
 from review.pdf.content_streams import read_content
+from review.pdf.content_tokens import lex
 from review.pdf.resources import put_at
 
 # An inline image's colour space given by its long key or as an array, as far as a

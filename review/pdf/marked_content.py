@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from pymupdf import mupdf
 
-from review.pdf.content import operations
+from review.pdf.content_tokens import operations
 from review.pdf.user_space import PAINTS
 
 _TYPE = mupdf.PdfObj(mupdf.PDF_ENUM_NAME_Type)

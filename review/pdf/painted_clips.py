@@ -25,7 +25,7 @@ _CLIPS = (b"W", b"W*")
 def painted_clips_spelled_out(data: bytes, ops: Iterable[Operation]) -> bytes:
     """`data` with each "<path> W <paint>" written "<path> <paint> <path> W n" (and "W*"
     alike), which draws the same. `ops`: the operations of `data`, as
-    `content.operations` reads them."""
+    `content_tokens.operations` reads them."""
     out: list[bytes] = []
     cursor = 0
     path: tuple[int, int] | None = None  # where the path being built starts and ends

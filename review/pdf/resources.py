@@ -24,8 +24,8 @@ import re
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.content import NAME, TOKEN_END, WHITE, operations
 from review.pdf.content_streams import read_content
+from review.pdf.content_tokens import NAME, TOKEN_END, WHITE, operations
 
 # An operator whose name operand (the one just before it) names a resource, by category.
 _CATEGORY_OF = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from review.pdf.content import Operation
+from review.pdf.content_tokens import Operation
 from review.pdf.user_space import PATH_OPERANDS, bounds_of, meets_any, numbers_of
 
 # Halvings of a curve whose control points reach a box: a 2,000-point curve to 8.

@@ -25,8 +25,8 @@ import re
 
 import pymupdf
 
-from review.pdf.content import DRAWS, SHOWS, TOKEN_END, operations
 from review.pdf.content_streams import read_content
+from review.pdf.content_tokens import DRAWS, SHOWS, TOKEN_END, operations
 from review.pdf.resources import form_xref
 
 # The text state operators a form can set, with their default values.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from review.pdf.content import Operation
+from review.pdf.content_tokens import Operation
 from review.pdf.user_space import (
     IDENTITY,
     PATH_OPERANDS,

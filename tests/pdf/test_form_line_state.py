@@ -11,7 +11,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from review.pdf.content import operations
+from review.pdf.content_tokens import operations
 from review.pdf.form_line_state import line_state_set_for_forms
 from testkit.drawing import append_content
 from testkit.pixels import changed_beside_a_mark

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from review.pdf.content import operations
+from review.pdf.content_tokens import operations
 from review.pdf.empty_clips import empty_clips_spelled_out
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in

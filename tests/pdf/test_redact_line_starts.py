@@ -17,6 +17,7 @@ from review.pdf.content import line_starts_spelled_out
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
 
 
 def helvetica_page(content: bytes) -> bytes:
@@ -85,6 +86,47 @@ def test_a_move_by_nothing_becomes_the_lines_matrix():
     assert line_starts_spelled_out(b"BT 2 0 0 2 10 10 Tm (a) Tj 0 0 Td (b) Tj ET") == (
         b"BT 2 0 0 2 10 10 Tm (a) Tj 2 0 0 2 9.999 10 Tm (b) Tj ET"
     )
+
+
+@pytest.mark.parametrize(
+    "back", [b"-30 0 Td", b"-30 0 TD", b"1 0 0 1 20 150 Tm"], ids=["Td", "TD", "Tm"]
+)
+def test_text_after_a_move_back_to_a_line_whose_glyphs_a_box_took_stays_in_place(back):
+    """iText's iPhone user guide draws a line number, then "i" 20 points on, then moves
+    back to the number's line and draws "Phone Buttons" a kern along: "(17 )Tj 2.028 0
+    TD (i)Tj -2.028 0 TD [-2258(P)5(hone Butt)...]TJ". With "iPhone" under a box, MuPDF's
+    filter took the move back for none (the line it last wrote) and drew "Buttons" the
+    width of "17 " too far right (refused as text_moved)."""
+    line = b"BT /F1 20 Tf 1 0 0 1 20 150 Tm (17 ) Tj 30 0 Td (i) Tj " + back
+    pdf = helvetica_page(line + b" [-2258 (P) 5 (hone Butt) 6 (ons)] TJ ET")
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    word_boxes = {w[4]: pymupdf.Rect(w[:4]) for w in page.get_text("words")}
+    box = word_boxes["i"] | word_boxes["Phone"]
+    assert "Buttons" in word_boxes and not box.intersects(word_boxes["Buttons"])
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="x")
+    before = [place for place in origins_on_line(pdf) if place[1] > box.x1]
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert [place for place in origins_on_line(output) if place[1] > box.x1] == before
+    assert verify(pdf, output, [mark]).ok
+
+
+def origins_on_line(pdf: bytes) -> list[tuple[str, float]]:
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return [
+        (char["c"], round(char["origin"][0], 1))
+        for block in page.get_text("rawdict")["blocks"]
+        for line in block["lines"]
+        for span in line["spans"]
+        for char in span["chars"]
+    ]
+
+
+def test_a_move_back_to_a_line_text_was_shown_on_becomes_its_matrix():
+    assert line_starts_spelled_out(
+        b"BT 1 0 0 1 20 150 Tm (a) Tj 30 0 TD (b) Tj -30 0 TD (c) Tj ET"
+    ) == (b"BT 1 0 0 1 20 150 Tm (a) Tj 30 0 TD (b) Tj 0 TL 1 0 0 1 19.999 150 Tm (c) Tj ET")
 
 
 def test_a_line_feed_with_leading_is_left_alone():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from review.pdf.content import operations
+from review.pdf.content_tokens import operations
 from review.pdf.painted_clips import painted_clips_spelled_out
 from testkit.drawing import append_content
 from testkit.pixels import changed_beside_a_mark
