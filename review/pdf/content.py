@@ -18,9 +18,6 @@ from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
 
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
-# A move to the start of the line by nothing: where `line_starts_spelled_out` has work.
-_ZERO = rb"(?<![0-9.])[-+]?(?:0+\.?0*|\.0+)[\x00\t\n\f\r ]*"
-_ZERO_MOVE = re.compile(_ZERO + _ZERO + rb"T[dD](?![A-Za-z*])")
 # User space units: `line_starts_spelled_out` moves by this, as little as the filter's
 # single-precision arithmetic still tells apart from no move up to some 8,000 units.
 _NUDGE = 1e-3
@@ -40,21 +37,12 @@ _LEADING_OPS = re.compile(
     rb"([-+]?(?:\d+\.?\d*|\.\d+))[\x00\t\n\f\r ]*T[LD](?![A-Za-z*])"
     rb"|T\*|(?<![A-Za-z0-9_.])Q(?![A-Za-z0-9_.])"
 )
-# Where a text matrix is set: two in a row alike mark where `line_starts_spelled_out`
-# may have work. Found by the operator, then its operands read back: a pattern that
-# matched the six numbers took seconds on a book (pdf.js's freeculture.pdf).
-_SETS_MATRIX = re.compile(rb"(?<![A-Za-z])Tm" + TOKEN_END)
-# A move in a text object ("Td" or "TD" with its two numbers), or what sets its line
-# matrix ("BT", "ET", "Tm"): for `_returns_to_a_line`.
+# What sets a text object's line matrix ("Td", "TD", "Tm", and "BT" and "ET" around
+# it): for `_returns_to_a_line`. Found by the operator, then its operands read back: a
+# pattern that matched the six numbers of "Tm" took seconds on a book (pdf.js's
+# freeculture.pdf).
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-_LINE_MOVES = re.compile(
-    rb"(?:([-+]?(?:\d+\.?\d*|\.\d+))"
-    + WHITE
-    + rb"+([-+]?(?:\d+\.?\d*|\.\d+))"
-    + WHITE
-    + rb"*T[dD]|(?<![A-Za-z])(BT|ET|Tm))"
-    + TOKEN_END
-)
+_LINE_MOVES = re.compile(rb"(?<![A-Za-z])(T[dDm]|BT|ET)" + TOKEN_END)
 _OPERANDS_REACH = 160  # bytes: six numbers as long as any producer writes them
 # A text object that may show text before any move ("BT /F0 9 Tf [...] TJ", placed by
 # "cm"), as far as a pattern can tell: where `text_objects_placed` has work.
@@ -89,7 +77,11 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
       returns to where the line began. Typeset formulas draw a glyph over another that
       way ("ħ" as a bar and an "h": PyMuPDF's test_3780.pdf lost it to an "h" beside a
       bar), and tagged LaTeX sets the same matrix again after a space glyph and a change
-      of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right);
+      of font (pdf.js's bug1997343.pdf: the rest of the line moved a space right). So
+      does a move back to any line text was shown on in the text object: once the
+      glyphs drawn since were redacted, the filter took it for none and carried their
+      width on from where the last text ended (iText's iPhone guide, "2.028 0 TD (i)Tj
+      -2.028 0 TD");
     - a text object that shows text before any move (placed by "cm") starts with "0 0
       Td": where the last glyphs of a text object were redacted, the filter carried
       their width into the next text object's first show, which then landed that far
@@ -128,12 +120,7 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
         if _INLINE_IMAGE.search(data):
             inline_images.add(xref)
         spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
-        if (
-            _ZERO_MOVE.search(spelled)
-            or (b"T*" in spelled and _t_star_without_leading(spelled))
-            or _matrix_set_twice(spelled)
-            or _returns_to_a_line(spelled)
-        ):
+        if _returns_to_a_line(spelled) or (b"T*" in spelled and _t_star_without_leading(spelled)):
             spelled = line_starts_spelled_out(spelled, leading)
         if _NAMED_SPACE.search(spelled):
             spelled = colours_spelled_out(spelled)
@@ -311,16 +298,18 @@ def _returns_to_a_line(data: bytes) -> bool:
     line: tuple[float, ...] | None = _IDENTITY
     visited: set[tuple[float, ...]] = {_IDENTITY}
     for match in _LINE_MOVES.finditer(data):
-        if match[3] in (b"BT", b"ET"):
+        operator, start = match[1], match.start()
+        if operator in (b"BT", b"ET"):
             line, visited = _IDENTITY, {_IDENTITY}
             continue
-        if match[3] == b"Tm":
-            start = match.start(3)
-            operands = data[max(0, start - _OPERANDS_REACH) : start].split()[-6:]
-            numbers = _floats(operands)
-            line = tuple(numbers) if numbers and len(numbers) == 6 else None
+        count = 6 if operator == b"Tm" else 2
+        numbers = _floats(data[max(0, start - _OPERANDS_REACH) : start].split()[-count:])
+        if not numbers or len(numbers) != count:
+            line = None
+        elif operator == b"Tm":
+            line = tuple(numbers)
         elif line is not None:
-            tx, ty = float(match[1]), float(match[2])
+            tx, ty = numbers
             a, b, c, d, e, f = line
             line = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
         if line is None:
@@ -337,19 +326,6 @@ def _nudged(line: list[float], parity: int) -> bytes:
     by `parity`: the filter drops a "Tm" equal to the last one it wrote."""
     nudge = _NUDGE if parity % 2 else -_NUDGE
     return b" ".join(_number(v) for v in [*line[:4], line[4] + nudge, line[5]]) + b" Tm"
-
-
-def _matrix_set_twice(data: bytes) -> bool:
-    """Whether two text matrices in a row are written alike in one text object (many
-    producers begin every text object with the same "1 0 0 1 0 0 Tm")."""
-    last, last_end = None, 0
-    for match in _SETS_MATRIX.finditer(data):
-        start = match.start()
-        operands = data[max(0, start - _OPERANDS_REACH) : start].split()[-6:]
-        if operands == last and data.find(b"BT", last_end, start) < 0:
-            return True
-        last, last_end = operands, match.end()
-    return False
 
 
 def quotes_spelled_out(data: bytes) -> bytes:
