@@ -208,8 +208,8 @@ def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
     a gap clear of the box on each side; a clip is left alone, and a stroked rectangle
     becomes its four sides, each a path of its own with bevelled joins, the two the box
     crosses cut around it (clear of it by the gap and half the line width: what its butt
-    ends reach), and its four corners, each a point of the path either side, mitred as
-    the path joined them (a right angle's limit is the square root of 2)."""
+    ends reach), and its four corners, each the path half its width either side, mitred
+    as the path joined them (a right angle's limit is the square root of 2)."""
     data = b"q 2 0 0 2 10 10 cm 0 0 100 50 re f Q 0 0 100 50 re W n 0 0 100 50 re S"
     split = split_rectangle_fills(data, [(50.0, 0.0, 90.0, 200.0)])
     mitred = b" 0 j 1.4284 M %s S 2 j 10 M"
@@ -218,10 +218,10 @@ def test_rectangle_fills_are_split_around_a_box_in_their_own_space() -> None:
         b" 0 0 100 50 re W n"
         b" 2 j 0 0 m 49.45 0 l S 90.55 0 m 100 0 l S 100 0 m 100 50 l S"
         b" 100 50 m 90.55 50 l S 49.45 50 m 0 50 l S 0 50 m 0 0 l S"
-        + mitred % b"99 0 m 100 0 l 100 1 l"
-        + mitred % b"100 49 m 100 50 l 99 50 l"
-        + mitred % b"1 50 m 0 50 l 0 49 l"
-        + mitred % b"0 1 m 0 0 l 1 0 l"
+        + mitred % b"99.5 0 m 100 0 l 100 0.5 l"
+        + mitred % b"100 49.5 m 100 50 l 99.5 50 l"
+        + mitred % b"0.5 50 m 0 50 l 0 49.5 l"
+        + mitred % b"0 0.5 m 0 0 l 0.5 0 l"
         + b" 0 j"
     )
 
