@@ -178,14 +178,14 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             if line is not None and not _among(line, lines_shown):
                 lines_shown.append(line)
         elif op.operator == b"BT":
-            line, shown, lines_shown = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], False, []
+            line, shown, lines_shown = list(_IDENTITY), False, []
         elif op.operator == b"ET":
             line = None
         elif op.operator == b"TL":
             leading = numbers[0] if numbers and len(numbers) == 1 else None
         elif op.operator == b"Tm":
             matrix = numbers if numbers and len(numbers) == 6 else None
-            if matrix is not None and (matrix == line and shown or _among(matrix, lines_shown)):
+            if matrix is not None and _among(matrix, lines_shown):  # the line again, or one before
                 replacement = _nudged(matrix, len(out))
             line, shown = matrix, False
         elif op.operator in (b"Td", b"TD", b"T*"):

@@ -143,9 +143,8 @@ def stroke_sides(
             for piece, start in pieces:
                 path = _lengthened(piece, side, ends, width / 2)
                 sides_out.append(Piece(path, (starts[index] if starts else 0.0) + start))
-        for corner, spike in _corner_pieces(sides, closed, joined_at, starts, state):
+        for corner, bounds, spike in _corner_pieces(sides, closed, joined_at, starts, state):
             reach = redaction_reach(width, state.join, corner.joined or 1.0) * widest
-            bounds = _piece_bounds(corner)
             if meets_any(bounds, boxes_in(boxes, ctm, 0.0, page_reach=reach)):
                 # Bevelled, MuPDF's redaction looks past it by half its width only; the
                 # spike past the bevel is filled, where a fill paints as the stroke did
@@ -217,26 +216,26 @@ def _corner_pieces(
     joined_at: set[int],
     starts: list[float] | None,
     state: PathState,
-) -> list[tuple[Piece, list[Point] | None]]:
+) -> list[tuple[Piece, Rect, list[Point] | None]]:
     """The joins the path drew where sides now drawn apart met at a corner: its own
     stretch a point either side of the corner, joined as the path joined it, each with
-    a mitred corner's outline (the corner, the outer edges' ends and the spike's tip).
-    Drawn apart, the sides' butt ends left a mitred corner's spike out, and lengthened
-    by half the width in its place, they stood out of an acute corner as squares
-    (iText's dashedClosedRotatedTriangles.pdf). A see-through stroke's stretch is a
-    hundredth of a point, painted twice; an opaque one's covers the seam its sides'
-    ends would leave, and reaches no further than half the width along them: a point
-    of a table's rule half a point wide, painted twice, came out darker at every
-    corner of the grid (PyMuPDF's test_4114.pdf). Where a dash pattern is off at the
-    corner, or starts again there (a closed dashed subpath's start), the path drew no
-    join."""
+    the bounds of its points and a mitred corner's outline (the corner, the outer
+    edges' ends and the spike's tip). Drawn apart, the sides' butt ends left a mitred
+    corner's spike out, and lengthened by half the width in its place, they stood out
+    of an acute corner as squares (iText's dashedClosedRotatedTriangles.pdf). A
+    see-through stroke's stretch is a hundredth of a point, painted twice; an opaque
+    one's covers the seam its sides' ends would leave, and reaches no further than half
+    the width along them: a point of a table's rule half a point wide, painted twice,
+    came out darker at every corner of the grid (PyMuPDF's test_4114.pdf). Where a dash
+    pattern is off at the corner, or starts again there (a closed dashed subpath's
+    start), the path drew no join."""
     if state.cap == 1 and state.join == 1:
         return []  # the pieces' round ends draw the round join
     see_through = state.opacities[0] < 1 or state.blends or state.masked
     widest = max(axis_scales(state.ctm) or (1.0, 1.0))
     stretch = 0.01 / widest if see_through else min(1.0 / widest, state.width / 2)
     limit = state.miter if state.join == 1 else None
-    corners: list[tuple[Piece, list[Point] | None]] = []
+    corners: list[tuple[Piece, Rect, list[Point] | None]] = []
     for index in range(len(sides) if closed and starts is None else len(sides) - 1):
         first, then = sides[index], sides[(index + 1) % len(sides)]
         back, ahead = _direction(first[::-1]), _direction(then)
@@ -257,7 +256,7 @@ def _corner_pieces(
         points = [(x + back[0] * room, y + back[1] * room), (x, y)]
         points.append((x + ahead[0] * room, y + ahead[1] * room))
         path = b"%s %s m %s %s l %s %s l" % tuple(pdf_number(v) for point in points for v in point)
-        corners.append((Piece(path, along - room, limit, butt=True), spike))
+        corners.append((Piece(path, along - room, limit, butt=True), _bounds(points), spike))
     return corners
 
 
@@ -281,12 +280,6 @@ def _polygon(points: list[Point]) -> bytes:
     """Points as a closed path."""
     at = [b"%s %s" % (pdf_number(x), pdf_number(y)) for x, y in points]
     return b"%s m " % at[0] + b" ".join(b"%s l" % point for point in at[1:]) + b" h"
-
-
-def _piece_bounds(piece: Piece) -> Rect:
-    """The bounds of a corner piece's points (`_corner_pieces`)."""
-    values = [float(v) for v in piece.path.split() if v not in (b"m", b"l")]
-    return _bounds(list(zip(values[::2], values[1::2], strict=True)))
 
 
 def _bounds(points: list[Point]) -> Rect:
