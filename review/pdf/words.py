@@ -11,7 +11,9 @@ the figure's top (govdocs1's 436840.pdf).
 `words_of` takes extractWORDS where its words hold every character of the page but
 white space (no word was dropped, so none carries another's box) and otherwise reads
 the words from the glyphs by the same rules (PyMuPDF's `JM_is_word_delimiter`, and a
-change of writing direction): each word's box is then its own glyphs' boxes only.
+change of writing direction) and writes them as it does (a lone UTF-16 surrogate, which a
+ToUnicode map may give a glyph, as U+FFFD): each word's box is then its own glyphs'
+boxes only.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ _ZERO_WIDTH_JOINER = "\u200d"
 _DELIMITER = "[\x00-\x20\xa0\u202a-\u202e]"
 _ONE_DELIMITER = re.compile(_DELIMITER)
 _DELIMITERS = re.compile(_DELIMITER + "+")
+# What extractWORDS writes for a glyph that maps to half of a UTF-16 surrogate pair
+# (xhtml2pdf's utf8.pdf maps each of two glyphs of a CJK character to one half): read
+# as it was, the words read from the glyphs spelled the surrogates, extractWORDS
+# "\ufffd\ufffd", and the gate took each such word for text the original never showed.
+_SURROGATES = ("\ud800", "\udfff")
 
 
 def splits_words(char: str) -> bool:
@@ -82,6 +89,8 @@ def _line_words(
         if not everywhere and (x0 >= ax1 or y0 >= ay1 or x1 <= ax0 or y1 <= ay0):
             continue
         c = char["c"]
+        if _SURROGATES[0] <= c <= _SURROGATES[1]:
+            c = "\ufffd"
         if not text and c == _ZERO_WIDTH_JOINER:
             continue  # cannot start a word
         splits = splits_words(c)
