@@ -7,6 +7,7 @@ line, colours it takes for the last one); `content_tokens` reads them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pymupdf
 
@@ -15,6 +16,13 @@ from review.pdf.content_streams import contents_as_one, read_content
 from review.pdf.content_tokens import NAME, SHOWS, TOKEN_END, WHITE, operations
 from review.pdf.empty_clips import EMPTY_CLIP, empty_clips_spelled_out
 from review.pdf.painted_clips import PAINTED_CLIP, painted_clips_spelled_out
+from review.pdf.size_changes import (
+    FontWidths,
+    Widths,
+    may_change_size,
+    resources_of,
+    sizes_placed,
+)
 
 # A quote operator follows its string operand; apostrophes inside strings do not.
 _QUOTE_AFTER_STRING = re.compile(rb"[)>][\x00\t\n\f\r ]*['\"]")
@@ -94,7 +102,8 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
       5116.DCT_Filter.pdf: white boxes of tint 0 under its logo and address came out
       black);
     - the numbers that end a "TJ" move into the next text shown where the font size
-      changed in between (`carried_offsets`);
+      changed in between (`carried_offsets`), and the text after such a change is
+      placed with "Tm" where it is drawn (`size_changes`);
     - a clip to no path gets an empty rectangle (`empty_clips`);
     - a path that clips and is painted is painted, then made the clip with "W n"
       (`painted_clips`).
@@ -102,39 +111,65 @@ def spell_out_for_the_filter(doc: pymupdf.Document) -> set[int]:
     Returns the streams that draw an inline image (for `inline_images`, which would
     otherwise read every stream again)."""
     streams: dict[int, float | None] = {}
+    resources: dict[int, object] = {}  # the resources each stream names its fonts in
+    fresh: set[int] = set()  # the streams that start with the default text state
     for page in doc:
         leading: float | None = 0.0  # a page starts with no leading
-        for xref in contents_as_one(doc, page):
+        for n, xref in enumerate(contents_as_one(doc, page)):
             streams.setdefault(xref, leading)
+            resources.setdefault(xref, resources_of(doc, page))
+            if n == 0:
+                fresh.add(xref)
             # Streams that could not be made one run on as one: the next starts with
             # this one's leading, 0 still where no stream before it sets one.
             if leading is not None and _SETS_LEADING.search(read_content(doc, xref) or b""):
                 leading = None
         for form in page.get_xobjects():
             streams.setdefault(form[0], None)  # a form inherits it
-    inline_images = set()
-    for xref, leading in streams.items():
-        data = read_content(doc, xref)
-        if not data:
-            continue
-        if _INLINE_IMAGE.search(data):
-            inline_images.add(xref)
-        spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
-        if _returns_to_a_line(spelled) or (b"T*" in spelled and _t_star_without_leading(spelled)):
-            spelled = line_starts_spelled_out(spelled, leading)
-        if _NAMED_SPACE.search(spelled):
-            spelled = colours_spelled_out(spelled)
-        if _SHOWN_UNPLACED.search(spelled):
-            spelled = text_objects_placed(spelled)
-        if CARRIED_OFFSET.search(spelled):
-            spelled = offsets_carried_forward(spelled, operations(spelled))
-        if EMPTY_CLIP.search(spelled):
-            spelled = empty_clips_spelled_out(spelled, operations(spelled))
-        if PAINTED_CLIP.search(spelled):
-            spelled = painted_clips_spelled_out(spelled, operations(spelled))
-        if spelled != data:
-            doc.update_stream(xref, spelled)
+            resources.setdefault(form[0], resources_of(doc, page, form[0]))
+    inline_images: set[int] = set()
+    widths = FontWidths(doc)
+    try:
+        for xref, leading in streams.items():
+            fonts = widths.of(resources[xref])
+            _spell_out(doc, xref, leading, fonts, xref in fresh, inline_images)
+    finally:
+        widths.close()
     return inline_images
+
+
+def _spell_out(
+    doc: pymupdf.Document,
+    xref: int,
+    leading: float | None,
+    fonts: Callable[[bytes], Widths | None],
+    fresh: bool,
+    inline_images: set[int],
+) -> None:
+    """One stream of `spell_out_for_the_filter`; `fonts`: its fonts' widths by name;
+    `fresh`: whether it starts with the default text state."""
+    data = read_content(doc, xref)
+    if not data:
+        return
+    if _INLINE_IMAGE.search(data):
+        inline_images.add(xref)
+    spelled = quotes_spelled_out(data) if _QUOTE_AFTER_STRING.search(data) else data
+    if may_change_size(spelled):
+        spelled = sizes_placed(spelled, operations(spelled), fonts, fresh=fresh)
+    if _returns_to_a_line(spelled) or (b"T*" in spelled and _t_star_without_leading(spelled)):
+        spelled = line_starts_spelled_out(spelled, leading)
+    if _NAMED_SPACE.search(spelled):
+        spelled = colours_spelled_out(spelled)
+    if _SHOWN_UNPLACED.search(spelled):
+        spelled = text_objects_placed(spelled)
+    if CARRIED_OFFSET.search(spelled):
+        spelled = offsets_carried_forward(spelled, operations(spelled))
+    if EMPTY_CLIP.search(spelled):
+        spelled = empty_clips_spelled_out(spelled, operations(spelled))
+    if PAINTED_CLIP.search(spelled):
+        spelled = painted_clips_spelled_out(spelled, operations(spelled))
+    if spelled != data:
+        doc.update_stream(xref, spelled)
 
 
 def text_objects_placed(data: bytes) -> bytes:

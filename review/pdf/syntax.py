@@ -71,6 +71,11 @@ def _string_end(data: bytes, start: int) -> int:
     return len(data)
 
 
+def string_bytes(token: bytes) -> bytes:
+    """The bytes a string token, literal "(...)" or hexadecimal "<...>", stands for."""
+    return _unhex(token[1:-1]) if token[:1] == b"<" else _unescape(token[1:-1])
+
+
 def _unescape(body: bytes) -> bytes:
     def one(match: re.Match[bytes]) -> bytes:
         code = match.group(1)
