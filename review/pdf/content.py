@@ -22,6 +22,7 @@ from review.pdf.size_changes import (
     may_change_size,
     resources_of,
     sizes_placed,
+    written_number,
 )
 
 # A quote operator follows its string operand; apostrophes inside strings do not.
@@ -246,7 +247,7 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
                 if _among(line, lines_shown):  # back to a line text was shown on
                     replacement = _nudged(line, len(out))
                     if op.operator == b"TD":
-                        replacement = b"%s TL %s" % (_number(-ty or 0.0), replacement)
+                        replacement = b"%s TL %s" % (written_number(-ty or 0.0), replacement)
             shown = False
         if replacement is not None:
             out.append(data[cursor : op.start] + replacement)
@@ -275,7 +276,7 @@ def colours_spelled_out(data: bytes) -> bytes:
             if numbers:
                 if named[filling] and op.operator in _COLOURS_IN_A_SPACE:
                     numbers = _colour_nudged(numbers, used[filling])
-                    nudged = b" ".join(map(_number, numbers))
+                    nudged = b" ".join(map(written_number, numbers))
                     out.append(data[cursor : op.start] + nudged + b" ")
                     cursor = op.end - len(op.operator)
                 used[filling].add(_colour_key(numbers))
@@ -294,7 +295,7 @@ def _colour_nudged(numbers: list[float], used: set[tuple[float, ...]]) -> list[f
 
 
 def _colour_key(numbers: list[float]) -> tuple[float, ...]:
-    """A colour as `_number` writes it."""
+    """A colour as `written_number` writes it."""
     return tuple(round(v, 6) for v in numbers)
 
 
@@ -360,7 +361,7 @@ def _nudged(line: list[float], parity: int) -> bytes:
     """The line's matrix as a "Tm", moved by far less than a pixel one way or the other
     by `parity`: the filter drops a "Tm" equal to the last one it wrote."""
     nudge = _NUDGE if parity % 2 else -_NUDGE
-    return b" ".join(_number(v) for v in [*line[:4], line[4] + nudge, line[5]]) + b" Tm"
+    return b" ".join(written_number(v) for v in [*line[:4], line[4] + nudge, line[5]]) + b" Tm"
 
 
 def quotes_spelled_out(data: bytes) -> bytes:
@@ -390,7 +391,3 @@ def _floats(operands: list[bytes]) -> list[float] | None:
         return [float(x) for x in operands]
     except ValueError:
         return None
-
-
-def _number(value: float) -> bytes:
-    return (b"%.6f" % value).rstrip(b"0").rstrip(b".") or b"0"

@@ -33,6 +33,7 @@ from pymupdf import mupdf
 
 from review.pdf.content_tokens import Operation
 from review.pdf.syntax import string_bytes
+from review.pdf.user_space import numbers_of
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -117,7 +118,7 @@ def sizes_placed(
             shown = placed = False
             waiting = None
         elif operator == b"Tm":
-            numbers = _floats(operands, 6)
+            numbers = numbers_of(operands, 6)
             line = at = (
                 (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
                 if numbers
@@ -129,7 +130,9 @@ def sizes_placed(
             own = line
             line, state = _next_line(op, line, state)
             if placed and operator in (b"Td", b"TD", b"T*") and line is not None:
-                sets = b"%s TL " % _number(state.leading or 0.0) if operator == b"TD" else b""
+                sets = (
+                    b"%s TL " % written_number(state.leading or 0.0) if operator == b"TD" else b""
+                )
                 edits.append((op.start, op.end, sets + _tm(line)))
             elif placed and own is not None:
                 edits.append((op.start, op.start, _tm(own) + b" "))
@@ -164,10 +167,10 @@ def sizes_placed(
 def _set(state: _TextState, op: Operation, fonts: Callable[[bytes], Widths | None]) -> _TextState:
     """The text state after "Tf", "Tz", "Tc", "Tw" or "TL"."""
     if op.operator == b"Tf":
-        numbers = _floats(op.operands[1:], 1)
+        numbers = numbers_of(op.operands[1:], 1)
         font = fonts(op.operands[0]) if op.operands else None
         return replace(state, font=font, size=numbers[0] if numbers else None)
-    numbers = _floats(op.operands, 1)
+    numbers = numbers_of(op.operands, 1)
     value = numbers[0] if numbers else None
     if op.operator == b"Tz":
         return replace(state, scaling=value / 100 if value is not None else None)
@@ -185,12 +188,12 @@ def _next_line(
     leading, '"' the spacing)."""
     operator, operands = op.operator, op.operands
     if operator == b'"':
-        numbers = _floats(operands[:2], 2)
+        numbers = numbers_of(operands[:2], 2)
         if numbers is None:
             return None, state
         state = replace(state, word_space=numbers[0], char_space=numbers[1])
     if operator in (b"Td", b"TD"):
-        numbers = _floats(operands, 2)
+        numbers = numbers_of(operands, 2)
         if numbers is None:
             return None, state
         x, y = numbers
@@ -244,20 +247,13 @@ def _moved(matrix: Matrix, x: float, y: float) -> Matrix:
 
 
 def _tm(matrix: Matrix) -> bytes:
-    return b" ".join(_number(v) for v in matrix) + b" Tm"
+    return b" ".join(written_number(v) for v in matrix) + b" Tm"
 
 
-def _number(value: float) -> bytes:
+def written_number(value: float) -> bytes:
+    """A number as the content streams spelled out for the filter write it: six places,
+    as little as single precision still tells apart on a page."""
     return (b"%.6f" % value).rstrip(b"0").rstrip(b".") or b"0"
-
-
-def _floats(operands: list[bytes], count: int) -> list[float] | None:
-    if len(operands) != count:
-        return None
-    try:
-        return [float(x) for x in operands]
-    except ValueError:
-        return None
 
 
 class FontWidths:
