@@ -96,7 +96,8 @@ def sizes_placed(
     fresh: bool,
 ) -> bytes:
     """`data` with a "Tm" after each change of size or horizontal scaling on a line that
-    shows text, and the line's own matrix set again before its next relative move.
+    shows text before and after it, and the line's next move written as a "Tm" to where
+    it goes.
     `ops`: the operations of `data` (`content_tokens.operations`); `fonts`: a font's
     widths by its resource name; `fresh`: whether the stream starts with the default
     text state (a page's first stream does)."""
