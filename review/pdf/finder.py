@@ -308,6 +308,14 @@ class Finder:
             ):
                 return None  # a national number opens with its trunk prefix 0
             return Hit(PHONE, start, end, 0.75, "phonenumbers.phone", digits_of(value))
+        while start < end and not text[start].isalnum():
+            # Nor is a bullet or a bracket before a reading part of it: a list's bullet,
+            # its glyph's box as tall as three lines, made the box take the next line's
+            # bullet (tabula-java's us-005.pdf).
+            start += 1
+        if end - start < 2:
+            return None
+        value = text[start:end]
         if found.category == PERSON:
             # The model runs a name into the lines and cells around it ("Valerie
             # Ramirez\nCase Officer", "Email\nJean-Luc Moreau", "Roberto DOB").

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.geometry import BoxGrid, Quad, intersects
-from review.pdf.word_geometry import SLANT
+from review.pdf.word_geometry import SLANT, TOLERANCE_PT
 from review.pdf.words import words_of
 
 # Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.
@@ -66,6 +66,11 @@ def text_words(page: pymupdf.Page) -> tuple[list[Word], bool]:
     return words, slanted
 
 
+def _along(box: Quad, bounds: Quad, axis: int) -> float:
+    """How far `box` and `bounds` overlap along `axis` (0: x, 1: y)."""
+    return min(box[axis + 2], bounds[axis + 2]) - max(box[axis], bounds[axis])
+
+
 def _area(box: Quad) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
@@ -86,10 +91,11 @@ def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
     MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
     box over one line of a tightly set page reaches a point or two into the lines above
     and below, and would take their words too. A word is under a box when the box holds
-    its middle across the line, as the release gate judges it (`Boxes.covers`): the box
-    is narrowed off each word it only grazes, never past the middle of a word it holds
-    (then the grazed word goes too, as before). Glyphs no word accounts for go wherever
-    the narrowed box touches them.
+    its middle across the line and overlaps it along the line by more than a tolerance,
+    as the release gate judges it (`Boxes.covers`): the box is narrowed off each word it
+    only grazes, never past the middle of a word it holds (then the grazed word goes
+    too, as before). Glyphs no word accounts for go wherever the narrowed box touches
+    them.
 
     Words, not lines: a formula with a fraction or subscripts makes its line twice as
     tall as the words beside it, and the line's middle falls outside a box that holds
@@ -106,7 +112,12 @@ def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
         low, high = box[axis], box[axis + 2]
         middle = (low + high) / 2
         if bounds[axis] <= middle <= bounds[axis + 2]:
-            held.append((axis, middle))
+            if _along(box, bounds, 1 - axis) > max(TOLERANCE_PT, (high - low) / 20):
+                held.append((axis, middle))
+            # Else the box only touches its side, a word it does not hold either: a
+            # drop cap three lines tall that a box over the word after it met by
+            # 0.0003 pt held the box down to the cap's middle, into the next line, whose
+            # words went (tabula-java's labor.pdf).
         elif middle < rect[axis]:
             edges[axis] = max(edges[axis], high + _CLEAR)
         else:
