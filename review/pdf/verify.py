@@ -104,8 +104,10 @@ from review.pdf.word_geometry import (
     appeared,
     cut_short,
     glyph_runs,
+    inner_words,
     left_of,
     missing,
+    own_runs,
     page_words,
     slanted_glyphs,
 )
@@ -183,8 +185,14 @@ def _check(
         # degrees beside a mark on "GHI", openhtmltopdf's transform-inside-transform,
         # stayed whole in the release and was taken for a redacted word left in it).
         slanted = slanted_glyphs(textpage) if page_boxes.quads else []
+        rects = [rect for rect, _ in before.words]
+        page_runs = functools.cache(lambda textpage=textpage: glyph_runs(textpage))
         for rect, text in before.words:
-            if not page_boxes.under(rect, before.runs_down(rect), slanted, []):
+            down = before.runs_down(rect)
+            # A word holding another is judged by its own glyphs, as the output's are.
+            inner = inner_words(rect, rects) if page_boxes.covers(rect, down) else []
+            parts = own_runs(inner, page_runs()) if inner else []
+            if not page_boxes.under(rect, down, slanted, parts):
                 outside.append(text)
             elif token := _token(text):
                 redacted.add(fold(token))

@@ -342,6 +342,19 @@ def glyph_runs(textpage: pymupdf.TextPage) -> list[Quad]:
     return runs
 
 
+def inner_words(rect: Quad, words: Sequence[Quad]) -> list[Quad]:
+    """The `words` within the word boxed `rect`, give or take float noise: a subscript
+    extraction joins with the text after it holds the operator above the subscript
+    ("max" over "t=0,...,k+1", science-parse's smith07.pdf)."""
+    reach = _grown(rect, TOLERANCE_PT / 100)
+    return [word for word in words if word != rect and within(word, reach)]
+
+
+def own_runs(inner: Sequence[Quad], runs: Sequence[Quad]) -> list[Quad]:
+    """`runs` but those of the `inner` words: their glyphs, not the holding word's."""
+    return [run for run in runs if not any(within(run, word) for word in inner)]
+
+
 def _around(rects: Sequence[Quad]) -> Quad:
     return (
         min(r[0] for r in rects),

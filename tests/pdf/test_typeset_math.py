@@ -204,3 +204,33 @@ def test_what_pdftex_records_of_an_included_figure_is_dropped() -> None:
     held += [output.xref_stream(x) or b"" for x in range(1, output.xref_length())]
     assert not [text for text in held if "Jane Roe" in str(text) or "jroe" in str(text)]
     assert "Figure" in [w[4] for w in output[0].get_text("words")]
+
+
+def test_a_box_over_an_operator_leaves_its_subscript_joined_with_the_next_text() -> None:
+    """ "max" over its subscript "t=0,1,2,...,k+1", then "(xm+t": extraction joins the
+    subscript and the text after it into one word, whose box holds the operator's. A
+    box over "max" holds that word's middle, so the gate took it for redacted; burn-in
+    leaves it (neither of its lines is under the box) and the gate refused the release
+    as `redacted_string_present` (science-parse's smith07.pdf)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    writer.append((100, 300), "Then", font=HELVETICA, fontsize=9)
+    writer.append((140, 300), "max", font=HELVETICA, fontsize=9)
+    at = writer.append((135, 307), "t=0,1,2,...,k+1", font=HELVETICA, fontsize=4)[1]
+    at = writer.append((at.x, 300), "(x", font=HELVETICA, fontsize=9)[1]
+    at = writer.append((at.x, 301), "m+t", font=HELVETICA, fontsize=6)[1]
+    writer.append((at.x + 3, 300), "is bounded.", font=HELVETICA, fontsize=9)
+    writer.write_text(page)
+    pdf = doc.tobytes()
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    words = {w[4]: pymupdf.Rect(w[:4]) for w in page.get_text("words")}
+    joined = words["t=0,1,2,...,k+1(xm+t"]
+    box = words["max"]
+    assert box in joined and box.y0 < (joined.y0 + joined.y1) / 2 < box.y1
+    mark = RedactionMark(page=0, box=normalize(page, box), legal_reason="(b)(6)")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    assert _words(output) == ["Then", "t=0,1,2,...,k+1(xm+t", "is", "bounded.", "(b)(6)"]
+    assert verify(pdf, output, [mark]).ok
