@@ -99,3 +99,15 @@ def square_type3_font(doc: pymupdf.Document, *, glyph: bytes, box: str, matrix: 
         "/FirstChar 32/LastChar 98/Widths[100 " + " ".join(["0"] * 64) + " 100 100]>>",
     )
     return font
+
+
+def glyph_origins(pdf: bytes, *, below: float, spaces: bool) -> list[tuple[str, float, float]]:
+    """Each glyph of the first page drawn below `below` (y down) as MuPDF traces it:
+    (character, origin x, origin y); spaces too where `spaces`."""
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    return [
+        (chr(char[0]), char[2][0], char[2][1])
+        for span in page.get_texttrace()
+        for char in span["chars"]
+        if char[2][1] > below and (spaces or not chr(char[0]).isspace())
+    ]

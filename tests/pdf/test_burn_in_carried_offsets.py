@@ -13,7 +13,7 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.drawing import append_content
+from testkit.drawing import append_content, glyph_origins
 
 # Lines as UniDoc and others write them: spaces apart from the words, a word in another
 # size (or horizontal scaling) after one of them.
@@ -38,13 +38,7 @@ def page_with(line: bytes) -> bytes:
 
 
 def origins(pdf: bytes) -> list[tuple[str, float, float]]:
-    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
-    return [
-        (chr(char[0]), char[2][0], char[2][1])
-        for span in page.get_texttrace()
-        for char in span["chars"]
-        if char[2][1] > 150  # the line below the name (y down)
-    ]
+    return glyph_origins(pdf, below=150, spaces=True)  # the line below the name (y down)
 
 
 def assert_in_place(after: list, before: list) -> None:

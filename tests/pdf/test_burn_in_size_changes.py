@@ -17,7 +17,7 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.size_changes import FontWidths, resources_of, sizes_placed
 from review.pdf.verify import verify
-from testkit.drawing import append_content, set_resource
+from testkit.drawing import append_content, glyph_origins, set_resource
 
 # Each line redacted from its start to the end of `REDACTED`; the rest must stay.
 LINES = {
@@ -41,13 +41,7 @@ def page_with(line: bytes) -> bytes:
 
 
 def origins(pdf: bytes) -> list[tuple[str, float, float]]:
-    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
-    return [
-        (chr(char[0]), char[2][0], char[2][1])
-        for span in page.get_texttrace()
-        for char in span["chars"]
-        if char[2][1] > 150 and not chr(char[0]).isspace()
-    ]
+    return glyph_origins(pdf, below=150, spaces=False)
 
 
 def redact_to(pdf: bytes, word: str) -> tuple[bytes, RedactionMark, float]:
