@@ -5,10 +5,15 @@ a word the output shows is no hit (`found_unexplained`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+
+import pymupdf
+
+from review.pdf.glyph_keys import CLIPPED_FLAGS
 
 STRIP = "\"'()[]{}<>.,;:!?"
 # Hyphens and dashes a font's ToUnicode map may give a hyphen byte: "FOLL\u20115" on the
@@ -43,6 +48,46 @@ def shown_forms(word: str) -> set[str]:
     with each character past ASCII as any byte past ASCII (`_byte_blind`)."""
     form = shown_form(word)
     return {form, _byte_blind(form)}
+
+
+class Shown:
+    """The output's words as `_runs_on` looks them up (`shown_forms`), and, read from its
+    pages only when a token is found that nothing else explains, the words it shows with
+    their letters set apart: a county's report sets "Blue" as "(Bl) 88 (u) 22 (e)" with
+    wide character spacing, which extraction splits into "B" and "lue" (a space MuPDF
+    adds), so a box over another "Blue" made every release a hit. Each such word
+    explains one string that draws it, as the page check counts what the output shows."""
+
+    def __init__(self, out: pymupdf.Document) -> None:
+        self.words: set[str] = set()
+        self._counts: Counter[str] = Counter()
+        self._out = out
+
+    def add(self, texts: Iterable[str]) -> None:
+        for text in texts:
+            forms = shown_forms(text)
+            self.words |= forms
+            self._counts.update(forms)
+
+    @functools.cached_property
+    def _set_apart(self) -> Counter[str]:
+        flags = CLIPPED_FLAGS | pymupdf.TEXT_INHIBIT_SPACES  # no space between letters
+        unspaced = Counter(
+            form
+            for page in self._out
+            for word in page.get_text("words", flags=flags, clip=pymupdf.INFINITE_RECT())
+            for form in shown_forms(word[4])
+        )
+        return unspaced - self._counts
+
+    def set_apart(self, words: Iterable[str]) -> bool:
+        """Whether one of `words` is shown with its letters set apart by an occurrence
+        that no other string has been explained by."""
+        for word in words:
+            if self._set_apart[word] > 0:
+                self._set_apart[word] -= 1
+                return True
+        return False
 
 
 def _byte_blind(word: str) -> str:
@@ -205,7 +250,7 @@ def found_unexplained(
     needles: Sequence[Needle],
     drawn: list[bytes],
     fragments: Sequence[re.Pattern[bytes]],
-    shown: set[str],
+    shown: Shown,
     any_needle: re.Pattern[bytes],
 ) -> bool:
     """A needle is in one of a content stream's strings as `drawn` (in stream order),
@@ -226,7 +271,7 @@ def found_unexplained(
 
 
 def _runs_on(
-    needle: Needle, texts: list[bytes], index: int, start: int, end: int, shown: set[str]
+    needle: Needle, texts: list[bytes], index: int, start: int, end: int, shown: Shown
 ) -> bool:
     """The token at `start:end` of `texts[index]` runs on into strings drawn before or
     after it (up to `RUN_ON_STRINGS` of them each way, while no white space ends the
@@ -238,7 +283,8 @@ def _runs_on(
     "(d\\220)" and "(s text)" the "field’s" a font draws 0x90 as "’" in (any byte past
     ASCII may be any character past it: iText's bigTaggedDocument.pdf). The page
     check judges what the output shows. Which strings a word is drawn in the stream
-    does not say (the one before may end another line), so each reach is tried.
+    does not say (the one before may end another line), so each reach is tried. Nor
+    is a word the output shows with its letters set apart (`Shown.set_apart`).
     Single-byte strings only; anything else stays a hit."""
     if needle.unit != 1:
         return False
@@ -253,6 +299,7 @@ def _runs_on(
     while last + 1 < len(texts) and last - index < RUN_ON_STRINGS and not _has_break(afters[-1]):
         last += 1
         afters.append(afters[-1] + texts[last])
+    words = []
     for before in befores:
         for ahead, after in enumerate(afters):
             joined, start, end = before + token + after, len(before), len(before) + len(token)
@@ -266,9 +313,10 @@ def _runs_on(
             if end == len(joined) and _glued(texts, index + ahead + 1):
                 continue
             word = shown_form(joined[start:end].decode("latin-1"))
-            if word != own and (word in shown or _byte_blind(word) in shown):
+            if word != own and (word in shown.words or _byte_blind(word) in shown.words):
                 return True
-    return False
+            words += [word, _byte_blind(word)]
+    return shown.set_apart(words)
 
 
 def _glued(texts: list[bytes], index: int) -> bool:

@@ -90,6 +90,7 @@ from review.pdf.stream_leftovers import leftovers
 from review.pdf.tokens import (
     DASHES,
     STRIP,
+    Shown,
     Words,
     bare,
     byte_forms,
@@ -97,7 +98,6 @@ from review.pdf.tokens import (
     found_in_any,
     found_unexplained,
     fragment_patterns,
-    shown_forms,
 )
 from review.pdf.word_geometry import (
     Boxes,
@@ -209,7 +209,7 @@ def _check(
 
     found: Counter[str] = Counter()
     fragments: set[str] = set()  # what burn-in left of words beside a box
-    shown: set[str] = set()  # the output's words, as `_runs_on` looks them up
+    shown = Shown(out)
     out_layered = layers_on(out)
     # The source with its layers on, copied once and only if a page needs it.
     source_layered = functools.cache(lambda: layers_on(src))
@@ -223,7 +223,7 @@ def _check(
     for page_no, page in enumerate(out):
         textpage = clipped_textpage(page)
         after = page_words(textpage)
-        shown.update(form for _, text in after.words for form in shown_forms(text))
+        shown.add(text for _, text in after.words)
         page_boxes = boxes.get(page_no, no_boxes)
         covered = [
             rect
@@ -373,7 +373,7 @@ def _side_channel_hits(
     tokens: set[str],
     spellings: set[str],
     fragments: set[str],
-    shown: set[str],
+    shown: Shown,
 ) -> list[Failure]:
     """Search everything that is not page text: metadata, annotations, objects, streams.
     What a content stream's strings show of the `fragments` (what burn-in left of words

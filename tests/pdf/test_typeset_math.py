@@ -13,16 +13,23 @@ from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.tokens import (
+    Shown,
     byte_forms,
     found_unexplained,
     fragment_patterns,
-    shown_forms,
     without,
 )
 from review.pdf.verify import verify
 from review.pdf.word_geometry import Boxes, PageWords, missing
 
 HELVETICA = pymupdf.Font("helv")
+
+
+def _shown(*words: str) -> Shown:
+    """What an output of no pages, showing `words`, shows."""
+    shown = Shown(pymupdf.open())
+    shown.add(words)
+    return shown
 
 
 def _words(pdf: bytes) -> list[str]:
@@ -108,8 +115,8 @@ def test_a_token_run_on_into_a_footnote_mark_blanked_as_a_fragment_is_explained(
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
 
     assert texts[2] == b" "
-    assert not found_unexplained(needles, drawn, fragments, {"sncf-metrik1"}, any_needle)
-    assert found_unexplained(needles, drawn, fragments, {"sncf-metrik"}, any_needle)
+    assert not found_unexplained(needles, drawn, fragments, _shown("sncf-metrik1"), any_needle)
+    assert found_unexplained(needles, drawn, fragments, _shown("sncf-metrik"), any_needle)
 
 
 def test_a_token_run_on_by_a_hyphen_into_a_shown_url_is_explained() -> None:
@@ -119,12 +126,14 @@ def test_a_token_run_on_by_a_hyphen_into_a_shown_url_is_explained() -> None:
     The token drawn alone, or only beside punctuation, is still a hit."""
     needles = [needle for needle in byte_forms({"PDF"}) if needle.decode == "raw"]
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
-    shown = {"pdf-succinctly", "pdf"}
+    shown = _shown("pdf-succinctly", "pdf")
     url = [b"here: ", b"/pdf", b"-", b"succinctly/", b". "]
 
     assert not found_unexplained(needles, url, [], shown, any_needle)
     assert found_unexplained(needles, [b"see ", b"PDF", b". "], [], shown, any_needle)
-    assert found_unexplained(needles, [b"/pdf", b"-", b"succinctly/"], [], {"pdf"}, any_needle)
+    assert found_unexplained(
+        needles, [b"/pdf", b"-", b"succinctly/"], [], _shown("pdf"), any_needle
+    )
 
 
 def test_a_token_run_on_into_a_byte_past_ascii_is_the_word_its_font_draws() -> None:
@@ -137,9 +146,9 @@ def test_a_token_run_on_into_a_byte_past_ascii_is_the_word_its_font_draws() -> N
     any_needle = re.compile(b"|".join(re.escape(needle.data) for needle in needles))
     drawn = [b"692", b"The fiel", b"d\x90", b"s text is held in a text string"]
 
-    assert not found_unexplained(needles, drawn, [], shown_forms("field\u2019s"), any_needle)
-    assert found_unexplained(needles, drawn, [], shown_forms("fields"), any_needle)
-    assert found_unexplained(needles, drawn, [], shown_forms("yield\u2019s"), any_needle)
+    assert not found_unexplained(needles, drawn, [], _shown("field\u2019s"), any_needle)
+    assert found_unexplained(needles, drawn, [], _shown("fields"), any_needle)
+    assert found_unexplained(needles, drawn, [], _shown("yield\u2019s"), any_needle)
 
 
 def test_a_words_punctuation_drawn_in_another_font_leaves_the_bare_word_beside_a_box() -> None:
