@@ -28,7 +28,7 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, overlap, pdf_to_page, quad
 from review.pdf.painters import COVERED_SHARE
-from review.pdf.word_geometry import SlantedGlyph, meets, slanted_glyphs
+from review.pdf.slanted import SlantedGlyph, meets, slanted_glyphs
 
 # Points between MuPDF's trace of a glyph's origin and the filter's: float noise only
 # (under 0.001 on 685 public files). A wider reach took glyphs of tiny text, a few

@@ -28,8 +28,8 @@ from review.pdf.clip_shapes import ClipShape, holds
 from review.pdf.geometry import UNBOUNDED, Quad, intersects, within
 from review.pdf.glyph_cut import drop_glyphs, ranked, same_origin
 from review.pdf.paintlog import PaintLog
+from review.pdf.slanted import SlantedGlyph
 from review.pdf.user_space import bounds_of, meets_any
-from review.pdf.word_geometry import SlantedGlyph
 
 LARGE_PT = 24.0  # glyphs this tall or taller (a heading's 12-point text is left alone)
 _FLAT_PT = 0.25  # how far a curve's chords may stray from it

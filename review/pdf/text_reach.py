@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import pymupdf
 
 from review.pdf.geometry import BoxGrid, Quad, intersects
-from review.pdf.word_geometry import SLANT, TOLERANCE_PT
+from review.pdf.slanted import SLANT
+from review.pdf.word_geometry import TOLERANCE_PT
 from review.pdf.words import words_of
 
 # Points between a narrowed box and the line it spares: MuPDF counts a touch as a hit.

@@ -86,6 +86,7 @@ from review.pdf.no_text import (
 )
 from review.pdf.redact import RedactionMark, baked, check_page, open_pdf
 from review.pdf.render import MUPDF_ERRORS
+from review.pdf.slanted import slanted_glyphs
 from review.pdf.stream_leftovers import leftovers
 from review.pdf.tokens import (
     DASHES,
@@ -109,7 +110,6 @@ from review.pdf.word_geometry import (
     missing,
     own_runs,
     page_words,
-    slanted_glyphs,
 )
 
 MIN_TOKEN_LEN = 3

@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, intersects, quad, within
+from review.pdf.slanted import SLANT, SlantedGlyph, meets, own_glyphs
 from review.pdf.words import RawWord, words_of
 
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
 # the line, the overlap must exceed this many points.
 TOLERANCE_PT = 1.0
-# A line is slanted when it runs at more than about 3 degrees from both page axes.
-SLANT = 0.05
 
 
 @dataclass
@@ -278,9 +277,9 @@ class Boxes:
         the mark that neither part does (a LaTeX script, py-pdf's GeoTopo sample)."""
         if not self.covers(rect, vertical):
             return False
-        glyphs = [glyph.quad for glyph in slanted if within(glyph.box, rect)]
+        glyphs = own_glyphs(rect, slanted)
         if glyphs:
-            return any(meets(glyph, box) for glyph in glyphs for box in self.quads)
+            return any(meets(glyph.quad, box) for glyph in glyphs for box in self.quads)
         parts = _lines_of(rect, vertical, runs)
         return len(parts) < 2 or any(self.covers(part, vertical) for part in parts)
 
@@ -295,32 +294,6 @@ class Boxes:
             ):
                 return True
         return False
-
-
-@dataclass(frozen=True)
-class SlantedGlyph:
-    box: Quad  # as extraction boxes it, upright
-    quad: pymupdf.Quad  # where it lies
-    char: str
-    origin: tuple[float, float]
-
-
-def slanted_glyphs(textpage: pymupdf.TextPage) -> list[SlantedGlyph]:
-    """The glyphs of lines that run neither across nor down the page: a diagonal
-    watermark ("DO NOT SEND THIS PAGE", "DRAFT") over text that marks cover."""
-    found = []
-    for block in textpage.extractRAWDICT()["blocks"]:
-        for line in block.get("lines", ()):
-            cos, sin = line["dir"]
-            if min(abs(cos), abs(sin)) < SLANT:
-                continue
-            for span in line["spans"]:
-                for char in span["chars"]:
-                    glyph = pymupdf.recover_char_quad(line["dir"], span, char)
-                    found.append(
-                        SlantedGlyph(tuple(char["bbox"]), glyph, char["c"], tuple(char["origin"]))
-                    )
-    return found
 
 
 def glyph_runs(textpage: pymupdf.TextPage) -> list[Quad]:
@@ -372,28 +345,6 @@ def _lines_of(rect: Quad, vertical: bool, runs: Sequence[Quad]) -> list[Quad]:
             _, _, top, bottom = _axes(run, vertical)
             parts.setdefault((round(top, 1), round(bottom, 1)), []).append(run)
     return [_around(part) for part in parts.values()]
-
-
-def meets(glyph: pymupdf.Quad, box: Quad) -> bool:
-    """The glyph, shrunk by a tenth of its width and height on each side (as MuPDF's
-    redaction measures a glyph, see `sanitize._cuts_visible`), overlaps the box: no
-    axis of either separates them."""
-    across, down = (glyph.ur - glyph.ul) * 0.1, (glyph.ll - glyph.ul) * 0.1
-    inner = [
-        glyph.ul + across + down,
-        glyph.ur - across + down,
-        glyph.lr - across - down,
-        glyph.ll + across - down,
-    ]
-    corners = [(point.x, point.y) for point in inner]
-    box_corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
-    edges = [(1.0, 0.0), (0.0, 1.0), (across.x, across.y), (down.x, down.y)]
-    for dx, dy in edges:
-        ours = [x * -dy + y * dx for x, y in corners]
-        theirs = [x * -dy + y * dx for x, y in box_corners]
-        if max(ours) <= min(theirs) or max(theirs) <= min(ours):
-            return False
-    return True
 
 
 def cut_short(after: PageWords, before: PageWords, boxes: Boxes) -> set[tuple[Quad, str]]:

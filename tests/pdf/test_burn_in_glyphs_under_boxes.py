@@ -17,9 +17,9 @@ from review.pdf.geometry import normalize, quad
 from review.pdf.glyph_cut import drop_covered_glyphs, drop_slanted_glyphs_under
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
+from review.pdf.slanted import meets, slanted_glyphs
 from review.pdf.text_reach import text_words
 from review.pdf.verify import verify
-from review.pdf.word_geometry import meets, slanted_glyphs
 
 STAMP_AT = pymupdf.Point(80, 170)
 
