@@ -96,10 +96,13 @@ def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextP
     """The boxes of words on lines that run across the page's own way: a line of several
     words by where its last word lies from its first, a word alone by its shape (a
     word of a few letters set down the page is taller than it is wide). Where a lone
-    word's shape says it runs across the page's way, MuPDF's direction of its line has
-    the last word: "if:" in 10 points on a line 13.5 points high is taller than wide,
-    and was measured as set down the page, under a box 2 points into its line's
-    leading (the IRS's fd_ins_1116.pdf, refused at the gate)."""
+    word's shape says it runs across the page's way, or says neither, MuPDF's direction
+    of its line has the last word: "if:" in 10 points on a line 13.5 points high is
+    taller than wide, and was measured as set down the page, under a box 2 points into
+    its line's leading (the IRS's fd_ins_1116.pdf, refused at the gate); "Cast" in 8
+    points, 16.5 wide and 11 high, on a page of column heads set down it, was taken for
+    one of them, under a box over "Votes" 1.6 points into its line (election reports
+    of Kansas counties)."""
     lines: dict[tuple[int, int], list[RawWord]] = {}
     for word in words:
         lines.setdefault((word[5], word[6]), []).append(word)
@@ -110,16 +113,15 @@ def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextP
         if len(line) > 1:
             last = line[-1]
             down = abs(last[1] + last[3] - y0 - y1) > abs(last[0] + last[2] - x0 - x1)
-        elif len(text) >= 3 and y1 - y0 > 1.5 * (x1 - x0):
-            down = True
-        elif len(text) >= 3 and x1 - x0 > 1.5 * (y1 - y0):
-            down = False
-        else:
+        elif len(text) < 3:
             continue  # a word too short to tell: the page's way
-        if down != vertical and len(line) == 1:
-            if directions is None:
-                directions = _lines_down(textpage)
-            down = _runs_down_on_its_line(line[0][:4], directions, down)
+        else:
+            tall, wide = y1 - y0 > 1.5 * (x1 - x0), x1 - x0 > 1.5 * (y1 - y0)
+            down = tall if tall or wide else vertical
+            if down != vertical or not (tall or wide):
+                if directions is None:
+                    directions = _lines_down(textpage)
+                down = _runs_down_on_its_line(line[0][:4], directions, down)
         if down != vertical:
             crosswise.update(word[:4] for word in line)
     return crosswise
