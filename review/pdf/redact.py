@@ -85,28 +85,46 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
     if doc.needs_pass:
         doc.close()
         raise ValueError("encrypted PDF")
-    if any(doc.page_xref(number) == 0 for number in range(doc.page_count)):
-        _pages_made_objects(doc)
+    xrefs = [doc.page_xref(number) for number in range(doc.page_count)]
+    strays = {x: doc[n].mediabox for n, x in enumerate(xrefs) if x and _no_page(doc, x)}
+    if 0 in xrefs or strays:
+        _pages_made_objects(doc, strays)
         doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
     prepare_to_read(doc)
     name_empty_glyphs(doc)  # before anything saves it
     return doc
 
 
-def _pages_made_objects(doc: pymupdf.Document) -> None:
+def _no_page(doc: pymupdf.Document, xref: int) -> bool:
+    kind, value = doc.xref_get_key(xref, "Type")
+    return kind == "name" and value not in ("/Page", "/Pages")
+
+
+def _pages_made_objects(doc: pymupdf.Document, strays: dict[int, pymupdf.Rect]) -> None:
     """Give each page written inside its parent's /Kids (no object of its own, qpdf's
-    direct-pages.pdf) an object, as burn-in and sanitize edit pages by object number."""
+    direct-pages.pdf) an object, as burn-in and sanitize edit pages by object number;
+    and each kid that is no page an empty page of its own, of the size MuPDF shows it
+    (`strays`): sejda's invalid_kid.pdf lists its font among the pages, and the page
+    keys burn-in and sanitize gave and took from that "page" left every page's text
+    unreadable."""
     pdf = mupdf.pdf_specifics(doc.this)
     nodes = [mupdf.pdf_dict_get(mupdf.pdf_trailer(pdf), mupdf.PDF_ENUM_NAME_Root)]
     nodes = [mupdf.pdf_dict_get(nodes[0], mupdf.PDF_ENUM_NAME_Pages)]
     seen: set[int] = set()
     while nodes:
-        kids = mupdf.pdf_dict_get(nodes.pop(), mupdf.PDF_ENUM_NAME_Kids)
+        node = nodes.pop()
+        kids = mupdf.pdf_dict_get(node, mupdf.PDF_ENUM_NAME_Kids)
         for i in range(mupdf.pdf_array_len(kids)):
             kid = mupdf.pdf_array_get(kids, i)
             if not mupdf.pdf_is_indirect(kid):
                 kid = mupdf.pdf_add_object(pdf, kid)
                 mupdf.pdf_array_put(kids, i, kid)
+            elif (box := strays.get(mupdf.pdf_to_num(kid))) is not None:
+                xref = doc.get_new_xref()
+                page = f"/Type /Page /Parent {mupdf.pdf_to_num(node)} 0 R"
+                doc.update_object(xref, f"<<{page} /MediaBox [0 0 {box.width:g} {box.height:g}]>>")
+                mupdf.pdf_array_put(kids, i, mupdf.pdf_new_indirect(pdf, xref, 0))
+                continue
             if mupdf.pdf_to_num(kid) not in seen:  # a page tree may run in a cycle
                 seen.add(mupdf.pdf_to_num(kid))
                 nodes.append(kid)
