@@ -81,6 +81,23 @@ def kept(char: tuple, kept: set[tuple[str, int, int]]) -> bool:
     return any((form, x + dx, y + dy) in kept for form in forms for dx in reach for dy in reach)
 
 
+def drawn_again(chars: Sequence[tuple], shown: set[tuple[str, int, int]]) -> list[bool]:
+    """For each traced glyph of `chars`, whether `shown` holds it (`kept`). A glyph
+    beyond the reach of every glyph `shown` holds is looked up no further: a county's
+    report draws its whole sheet on each of its 122 pages, 31,000 glyphs beyond each
+    crop box, and looking each up around its place took sanitize a minute."""
+    if not shown:
+        return [False] * len(chars)
+    xs, ys = [key[1] for key in shown], [key[2] for key in shown]
+    x0, x1 = min(xs) - _FAKE_BOLD_REACH, max(xs) + _FAKE_BOLD_REACH
+    y0, y1 = min(ys) - _FAKE_BOLD_REACH, max(ys) + _FAKE_BOLD_REACH
+    return [
+        x0 <= x <= x1 and y0 <= y <= y1 and kept(char, shown)
+        for char in chars
+        for _, x, y in (char_key(char),)
+    ]
+
+
 def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
     """The page's text as a reader sees it: everything a clipping path leaves, wherever
     it lies (outside the crop box too), ligatures expanded."""

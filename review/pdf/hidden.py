@@ -42,7 +42,7 @@ import pymupdf
 
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_ink import judged_at, seen_on_glyphs
-from review.pdf.glyph_keys import UNKNOWN, char_key, kept, kept_by_clips
+from review.pdf.glyph_keys import UNKNOWN, char_key, drawn_again, kept, kept_by_clips
 from review.pdf.layers import layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
@@ -308,10 +308,11 @@ def _not_drawn_again(
     module's docstring). Invisible glyphs all stay, and so do glyphs the font does not
     map: one of those is no twin of another just for lying at the same place."""
     shown = {char_key(char) for span in visible for char in span.chars}
+    again = drawn_again(chars, shown)
     return [
         glyph
-        for glyph, char in zip(hidden, chars, strict=True)
-        if glyph.kind == INVISIBLE or char_key(char)[0] == UNKNOWN or not kept(char, shown)
+        for glyph, char, twin in zip(hidden, chars, again, strict=True)
+        if glyph.kind == INVISIBLE or char_key(char)[0] == UNKNOWN or not twin
     ]
 
 
