@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, intersects, quad, within
+from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, intersects, within
 from review.pdf.slanted import SLANT, SlantedGlyph, meets, own_glyphs
 from review.pdf.words import RawWord, words_of
 
@@ -101,22 +101,22 @@ def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextP
     taller than wide, and was measured as set down the page, under a box 2 points into
     its line's leading (the IRS's fd_ins_1116.pdf, refused at the gate); "Cast" in 8
     points, 16.5 wide and 11 high, on a page of column heads set down it, was taken for
-    one of them, under a box over "Votes" 1.6 points into its line (election reports
-    of Kansas counties)."""
+    one of them, under a box over "Votes" 1.6 points into its line, and so was "JC" over
+    "Mautz" (election reports of Kansas counties)."""
     lines: dict[tuple[int, int], list[RawWord]] = {}
     for word in words:
         lines.setdefault((word[5], word[6]), []).append(word)
     crosswise: set[Quad] = set()
-    directions: list[tuple[Quad, bool]] | None = None
+    directions: _Lines | None = None
     for line in lines.values():
         x0, y0, x1, y1, text = line[0][:5]
         if len(line) > 1:
             last = line[-1]
             down = abs(last[1] + last[3] - y0 - y1) > abs(last[0] + last[2] - x0 - x1)
-        elif len(text) < 3:
-            continue  # a word too short to tell: the page's way
         else:
-            tall, wide = y1 - y0 > 1.5 * (x1 - x0), x1 - x0 > 1.5 * (y1 - y0)
+            # Under three letters the shape tells nothing, and MuPDF's line says ("JC").
+            tall = len(text) >= 3 and y1 - y0 > 1.5 * (x1 - x0)
+            wide = len(text) >= 3 and x1 - x0 > 1.5 * (y1 - y0)
             down = tall if tall or wide else vertical
             if down != vertical or not (tall or wide):
                 if directions is None:
@@ -127,20 +127,28 @@ def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextP
     return crosswise
 
 
-def _lines_down(textpage: pymupdf.TextPage) -> list[tuple[Quad, bool]]:
+@dataclass(frozen=True)
+class _Lines:
     """Each line's box, and whether it runs down the page in MuPDF's own reading of it
-    (found by box: extractDICT numbers blocks its own way)."""
-    return [
-        (quad(line["bbox"]), abs(line["dir"][1]) > abs(line["dir"][0]))
-        for block in textpage.extractDICT()["blocks"]
-        for line in block.get("lines", ())
-    ]
+    (found by box: extractDICT numbers blocks its own way), by where the boxes lie: a
+    table of figures is thousands of lone words, each looked up here."""
+
+    boxes: list[Quad]
+    down: list[bool]
+    grid: BoxGrid
 
 
-def _runs_down_on_its_line(rect: Quad, lines: list[tuple[Quad, bool]], guess: bool) -> bool:
-    for box, down in lines:
-        if within(rect, (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)):
-            return down
+def _lines_down(textpage: pymupdf.TextPage) -> _Lines:
+    lines = [line for block in textpage.extractDICT()["blocks"] for line in block.get("lines", ())]
+    boxes = [(x0 - 1, y0 - 1, x1 + 1, y1 + 1) for x0, y0, x1, y1 in (ln["bbox"] for ln in lines)]
+    down = [abs(line["dir"][1]) > abs(line["dir"][0]) for line in lines]
+    return _Lines(boxes, down, BoxGrid.over(boxes))
+
+
+def _runs_down_on_its_line(rect: Quad, lines: _Lines, guess: bool) -> bool:
+    for index in lines.grid.near(rect):
+        if within(rect, lines.boxes[index]):
+            return lines.down[index]
     return guess
 
 
