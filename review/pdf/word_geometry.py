@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import BoxGrid, Quad, centre, contains_point, intersects, within
+from review.pdf.geometry import BoxGrid, Quad, area_of, centre, contains_point, intersects, within
 from review.pdf.slanted import SLANT, SlantedGlyph, meets, own_glyphs
 from review.pdf.words import RawWord, words_of
 
@@ -113,6 +113,8 @@ def _crosswise(words: Sequence[RawWord], vertical: bool, textpage: pymupdf.TextP
         if len(line) > 1:
             last = line[-1]
             down = abs(last[1] + last[3] - y0 - y1) > abs(last[0] + last[2] - x0 - x1)
+        elif len(text) < 2:
+            continue  # one glyph: the page's way, as its neighbours' (pdf.js's issue6387.pdf)
         else:
             # Under three letters the shape tells nothing, and MuPDF's line says ("JC").
             tall = len(text) >= 3 and y1 - y0 > 1.5 * (x1 - x0)
@@ -146,10 +148,13 @@ def _lines_down(textpage: pymupdf.TextPage) -> _Lines:
 
 
 def _runs_down_on_its_line(rect: Quad, lines: _Lines, guess: bool) -> bool:
-    for index in lines.grid.near(rect):
-        if within(rect, lines.boxes[index]):
-            return lines.down[index]
-    return guess
+    """As the tightest line around the word runs: a column of kana set down the page,
+    each its own line, lies within a line of the same text set across (pdf.js's
+    issue6387.pdf)."""
+    around = [i for i in lines.grid.near(rect) if within(rect, lines.boxes[i])]
+    if not around:
+        return guess
+    return lines.down[min(around, key=lambda i: area_of(lines.boxes[i]))]
 
 
 def missing(before: PageWords, after: PageWords, boxes: Boxes) -> int:
