@@ -308,10 +308,9 @@ def _not_drawn_again(
     module's docstring). Invisible glyphs all stay, and so do glyphs the font does not
     map: one of those is no twin of another just for lying at the same place."""
     shown = {char_key(char) for span in visible for char in span.chars}
-    again = drawn_again(chars, shown)
     return [
         glyph
-        for glyph, char, twin in zip(hidden, chars, again, strict=True)
+        for glyph, char, twin in zip(hidden, chars, drawn_again(chars, shown), strict=True)
         if glyph.kind == INVISIBLE or char_key(char)[0] == UNKNOWN or not twin
     ]
 
