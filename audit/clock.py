@@ -15,7 +15,11 @@ from django.utils.dateparse import parse_datetime
 # statement_timestamp(), not now(): now() is frozen at transaction start, which would
 # stamp every event of a long transaction with the same instant.
 _POSTGRESQL_NOW = "statement_timestamp()"
-_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+# SQLite keeps datetimes as text, which Django writes with six digits of the second's
+# fraction and SQLite's clock reads to three: "32.371000" sorts after "32.371", so a row
+# stamped with this clock was not yet due at the same instant, and an outbox row made due
+# "now" waited for the next relay (two tests failed so on a fast machine). Six digits.
+_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now') || '000'"
 
 
 class StatementTime(Func):

@@ -25,7 +25,7 @@ from django_q.conf import Conf
 from django_q.models import OrmQ
 from django_q.tasks import async_task
 
-from audit.clock import db_now
+from audit.clock import StatementTime, db_now
 from common.batch import WriteBatch
 from review.models import Outbox, ReviewItem
 
@@ -150,7 +150,9 @@ def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
     a crash in between leaves a sent, unfinished row that the sweeper sends again."""
     with transaction.atomic(durable=True):
         rows = list(
-            Outbox.objects.filter(sent_at__isnull=True, done_at__isnull=True, due_at__lte=Now())
+            Outbox.objects.filter(
+                sent_at__isnull=True, done_at__isnull=True, due_at__lte=StatementTime()
+            )
             .order_by("due_at", "id")
             .select_for_update(skip_locked=True)[:limit]
         )
