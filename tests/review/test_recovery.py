@@ -160,7 +160,6 @@ def test_a_gate_failure_is_reopened_revised_and_released(
     with django_capture_on_commit_callbacks(execute=True):
         approve(item, claim, reviewer, decide_all(item, claim, reviewer))
     item.refresh_from_db()
-    # Why not, should it ever not be (it was once, in CI, and never again in reruns).
     failures = list(DeadLetter.objects.filter(item=item).values_list("last_reason", flat=True))
     assert item.state == ItemState.SIGNED, (item.hold, item.attempts, failures)
     assert Approval.objects.filter(item=item, superseded_at__isnull=True).count() == 1
