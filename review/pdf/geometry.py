@@ -173,6 +173,16 @@ def intersects(a: Quad, b: Quad) -> bool:
     return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
 
 
+def around(rects: Sequence[Quad]) -> Quad:
+    """The box around `rects` (at least one)."""
+    return (
+        min(r[0] for r in rects),
+        min(r[1] for r in rects),
+        max(r[2] for r in rects),
+        max(r[3] for r in rects),
+    )
+
+
 def centre(rect: Quad) -> tuple[float, float]:
     return ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
 

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from review.pdf.geometry import BoxGrid, intersects
+from review.pdf.geometry import BoxGrid, around, intersects
 from review.pdf.glyph_keys import char_key
 from review.pdf.hidden import OUTSIDE_CROP_BOX, HiddenGlyph, PageAnalysis, Quad
 
@@ -39,7 +39,7 @@ def seen_glyphs(analysis: PageAnalysis, measured: dict[tuple[str, int, int], Qua
         if boxes:
             spans.append((functools.reduce(_union, boxes), boxes))
     reaches = [reach for reach, _ in spans]
-    extent = functools.reduce(_union, reaches) if reaches else (0.0, 0.0, 0.0, 0.0)
+    extent = around(reaches) if reaches else (0.0, 0.0, 0.0, 0.0)
     return Seen(spans, BoxGrid.over(reaches), extent)
 
 

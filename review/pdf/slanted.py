@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from review.pdf.geometry import Quad, within
+from review.pdf.geometry import Quad, around, within
 
 # A line is slanted when it runs at more than about 3 degrees from both page axes.
 SLANT = 0.05
@@ -60,13 +60,8 @@ def own_glyphs(rect: Quad, slanted: Sequence[SlantedGlyph]) -> list[SlantedGlyph
         return []
 
     def misfit(glyphs: list[SlantedGlyph]) -> float:
-        around = (
-            min(g.box[0] for g in glyphs),
-            min(g.box[1] for g in glyphs),
-            max(g.box[2] for g in glyphs),
-            max(g.box[3] for g in glyphs),
-        )
-        return sum(abs(a - b) for a, b in zip(around, rect, strict=True))
+        box = around([glyph.box for glyph in glyphs])
+        return sum(abs(a - b) for a, b in zip(box, rect, strict=True))
 
     return min(lines.values(), key=misfit)
 

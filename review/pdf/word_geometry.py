@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from review.pdf.geometry import BoxGrid, Quad, area_of, centre, contains_point, intersects, within
+from review.pdf.geometry import (
+    BoxGrid,
+    Quad,
+    area_of,
+    around,
+    centre,
+    contains_point,
+    intersects,
+    within,
+)
 from review.pdf.slanted import SLANT, SlantedGlyph, meets, own_glyphs
 from review.pdf.words import RawWord, words_of
 
@@ -325,7 +334,7 @@ def glyph_runs(textpage: pymupdf.TextPage) -> list[Quad]:
                     if char is not None and not char["c"].isspace():
                         run.append(char["bbox"])
                     elif run:
-                        runs.append(_around(run))
+                        runs.append(around(run))
                         run = []
     return runs
 
@@ -343,15 +352,6 @@ def own_runs(inner: Sequence[Quad], runs: Sequence[Quad]) -> list[Quad]:
     return [run for run in runs if not any(within(run, word) for word in inner)]
 
 
-def _around(rects: Sequence[Quad]) -> Quad:
-    return (
-        min(r[0] for r in rects),
-        min(r[1] for r in rects),
-        max(r[2] for r in rects),
-        max(r[3] for r in rects),
-    )
-
-
 def _lines_of(rect: Quad, vertical: bool, runs: Sequence[Quad]) -> list[Quad]:
     """The word boxed `rect`, one box for each extent across the line its runs have."""
     parts: dict[tuple[float, float], list[Quad]] = {}
@@ -359,7 +359,7 @@ def _lines_of(rect: Quad, vertical: bool, runs: Sequence[Quad]) -> list[Quad]:
         if contains_point(rect, centre(run)):
             _, _, top, bottom = _axes(run, vertical)
             parts.setdefault((round(top, 1), round(bottom, 1)), []).append(run)
-    return [_around(part) for part in parts.values()]
+    return [around(part) for part in parts.values()]
 
 
 def cut_short(after: PageWords, before: PageWords, boxes: Boxes) -> set[tuple[Quad, str]]:
