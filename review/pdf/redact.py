@@ -179,12 +179,14 @@ def _burn_in_prepare(
     return per_page, ready_for_the_filter(doc)
 
 
-def baked(doc: pymupdf.Document) -> pymupdf.Document:
-    """A copy of `doc` with its annotations and form fields drawn into the pages as
-    burn-in draws them: what the reviewer saw, all of it page content."""
-    copy = open_pdf(doc.tobytes())
-    _burn_in_prepare(copy, [])
-    return copy
+def baked(pdf: bytes) -> pymupdf.Document:
+    """`pdf` opened with its annotations and form fields drawn into the pages as burn-in
+    draws them: what the reviewer saw, all of it page content. Opened from the bytes, not
+    copied from an open document: writing the copy parses every object, and one broken
+    where nothing reads it (pdfium's launch_action.pdf) failed the release."""
+    doc = open_pdf(pdf)
+    _burn_in_prepare(doc, [])
+    return doc
 
 
 def burn_in(pdf: bytes, marks: Sequence[RedactionMark]) -> bytes:

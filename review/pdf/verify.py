@@ -147,7 +147,7 @@ def verify(original: bytes, output: bytes, marks: Sequence[RedactionMark]) -> Ve
         except (RuntimeError, ValueError):
             return VerificationReport(ok=False, failures=[Failure("unreadable")])
         try:
-            failures.extend(_check(src, out, output, marks))
+            failures.extend(_check(original, src, out, output, marks))
         finally:
             out.close()
     finally:
@@ -156,7 +156,11 @@ def verify(original: bytes, output: bytes, marks: Sequence[RedactionMark]) -> Ve
 
 
 def _check(
-    src: pymupdf.Document, out: pymupdf.Document, output: bytes, marks: Sequence[RedactionMark]
+    original: bytes,
+    src: pymupdf.Document,
+    out: pymupdf.Document,
+    output: bytes,
+    marks: Sequence[RedactionMark],
 ) -> list[Failure]:
     failures = _structure_failures(out, output)
     if src.page_count != out.page_count:
@@ -215,7 +219,7 @@ def _check(
     source_layered = functools.cache(lambda: layers_on(src))
     # And with its annotations drawn in, as burn-in draws them: a word under a sticky
     # note's icon was hidden from the reviewer, and sanitize takes it.
-    source_baked = functools.cache(lambda: baked(src))
+    source_baked = functools.cache(lambda: baked(original))
 
     def as_burned(page_no: int) -> pymupdf.Page:
         return source_baked()[page_no] if src[page_no].annot_xrefs() else src[page_no]
