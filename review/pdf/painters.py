@@ -51,6 +51,8 @@ class Painters:
         log = paint.log
         self._clip_shapes = paint.clip_shapes
         self._blending: bool | None = None
+        self._blended = paint.blended
+        self._without_text: tuple[pymupdf.Pixmap, pymupdf.Pixmap] | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
         # rectangle and wide strokes (`shape` says whether they paint a point, perhaps:
@@ -146,6 +148,7 @@ class Painters:
                 and overlap(rect, shape) > 0
                 and all(clip.lets_through(rect) for clip in self._clip_shapes.get(later, ()))
                 and not (colour is not None and self._shows_through(rect, shape, colour))
+                and not (colour is None and later in self._blended and self._glyph_shows(rect))
             ):
                 by_fill[later] = by_fill.get(later, 0.0) + overlap(rect, shape)
                 if by_fill[later] >= share * area:
@@ -188,6 +191,36 @@ class Painters:
             if max(abs(samples[i + c] - fill[c]) for c in range(3)) > SHOW_THROUGH_DELTA
         )
         return off > SHOW_THROUGH_SHARE * (len(samples) // stride)
+
+    def _glyph_shows(self, rect: Quad) -> bool:
+        """Whether the page looks otherwise where `rect` lies without its text: an image
+        or shading painted in a blend mode may let the text under it show (a scan laid
+        over a fax header in Overlay mode) or hide it (white in Screen mode). The page is
+        copied once, its text taken, and both copies rendered."""
+        if self._without_text is None:
+            copy = pymupdf.open()
+            copy.insert_pdf(self.page.parent, from_page=self.page.number, to_page=self.page.number)
+            renders = []
+            for take_text in (False, True):
+                if take_text:
+                    page = copy[0]
+                    page.add_redact_annot(page.rect * page.derotation_matrix, cross_out=False)
+                    page.apply_redactions(
+                        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+                    )
+                renders.append(copy[0].get_pixmap(dpi=144, colorspace=pymupdf.csGRAY, annots=False))
+            self._without_text = (renders[0], renders[1])
+        as_is, without = self._without_text
+        area = pymupdf.Rect(rect) * self.page.rotation_matrix * pymupdf.Matrix(2, 2)
+        area = area.round() & as_is.irect
+        differ = 0
+        for y in range(area.y0, area.y1):
+            row = slice(y * as_is.stride + area.x0, y * as_is.stride + area.x1)
+            pairs = zip(as_is.samples_mv[row], without.samples_mv[row], strict=True)
+            differ += sum(1 for a, b in pairs if abs(a - b) > SHOW_THROUGH_DELTA)
+        return differ > SHOW_THROUGH_SHARE * max(1, area.width * area.height)
 
     def painted_over(self, box: Quad, seqno: int) -> bool:
         """A fill, image or shading painted after `seqno` meets `box`."""

@@ -106,7 +106,12 @@ class PaintLog(mupdf.FzDevice2):
         # a group's opacity applies to all it paints (an opaque fill in a form drawn with
         # "/ca .15" over a tax form's notes tints them; it hides nothing).
         self._group_alphas: list[float] = [1.0]
-        self._group_blends: list[bool] = [False]  # a blend mode or knockout, by group
+        # The blend mode of each group being drawn, and whether it is a knockout group.
+        self._group_modes: list[tuple[int, bool]] = [(mupdf.FZ_BLEND_NORMAL, False)]
+        # Seqnos painted in a group of another blend mode than Normal: what they paint
+        # over may show through (a scan laid over a fax header in Overlay mode, pdfium's
+        # alpha_channel.pdf), which `painters` settles by rendering.
+        self.blended: set[int] = set()
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -194,6 +199,8 @@ class PaintLog(mupdf.FzDevice2):
             self.mask_content.add(len(self.log))
         elif alpha < OPAQUE:
             self.see_through[len(self.log)] = alpha
+        if any(mode != mupdf.FZ_BLEND_NORMAL for mode, _ in self._group_modes):
+            self.blended.add(len(self.log))
         bounds = self._bounds_of_clips[-1] if self._bounds_of_clips else None
         if bounds is not None:
             self.clip_bounds[len(self.log)] = None if None in self._clips else bounds
@@ -389,7 +396,7 @@ class PaintLog(mupdf.FzDevice2):
         return (
             alpha > 0
             and self.opacity(1) >= OPAQUE
-            and not any(self._group_blends)
+            and all(mode == mupdf.FZ_BLEND_NORMAL and not ko for mode, ko in self._group_modes)
             and not self._defining_masks
             and not self._tiles
             and all(
@@ -400,12 +407,12 @@ class PaintLog(mupdf.FzDevice2):
 
     def begin_group(self, ctx, area, colorspace, isolated, knockout, blendmode, alpha) -> None:  # noqa: ANN001, PLR0913
         self._group_alphas.append(self._group_alphas[-1] * alpha)
-        self._group_blends.append(blendmode != mupdf.FZ_BLEND_NORMAL or bool(knockout))
+        self._group_modes.append((blendmode, bool(knockout)))
 
     def end_group(self, ctx) -> None:  # noqa: ANN001
         if len(self._group_alphas) > 1:
             self._group_alphas.pop()
-            self._group_blends.pop()
+            self._group_modes.pop()
 
     def begin_tile(self, ctx, area, view, xstep, ystep, ctm, tile_id, doc_id) -> int:  # noqa: ANN001
         self.plain = False  # pattern cells are painted in pattern space

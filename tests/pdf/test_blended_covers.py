@@ -1,0 +1,80 @@
+"""An image painted over text in a blend mode: pdfium's alpha_channel.pdf lays a scan
+over a fax header ("Übertragen von ...") in Overlay mode, where black text stays black.
+The header was taken for covered by the image, proposed as hidden and cut from the
+release, though every reader sees it. Whether text under such an image shows is now
+settled by rendering the page with and without its text: in Overlay, Multiply and Darken
+the words show; in Screen and Lighten a white image hides them, as it does painted
+normally."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from review.pdf.geometry import normalize
+from review.pdf.hidden import find_hidden
+from review.pdf.redact import RedactionMark, burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+from testkit.raw_pdf import stream, write_pdf
+
+LINE = "Jane Roe wrote this page."
+
+
+def white_image_over_text(mode: str) -> bytes:
+    content = (
+        b"BT /F1 12 Tf 20 150 Td (" + LINE.encode() + b") Tj ET"
+        b" BT /F1 12 Tf 20 60 Td (Signed by the clerk.) Tj ET"
+        b" q /G gs 200 0 0 40 10 140 cm /Im Do Q"
+    )
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> /XObject << /Im 6 0 R >>"
+            b" /ExtGState << /G 7 0 R >> >> >>",
+            stream(b"", content),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            stream(
+                b"/Type /XObject /Subtype /Image /Width 1 /Height 1"
+                b" /ColorSpace /DeviceGray /BitsPerComponent 8",
+                b"\xff",
+            ),
+            b"<< /Type /ExtGState /BM /" + mode.encode() + b" >>",
+        ]
+    )
+
+
+def _release(pdf: bytes) -> tuple[str, bool]:
+    """The released page's text, every word of the second line marked, and whether the
+    gate let it out."""
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    marks = [
+        RedactionMark(page=0, box=normalize(page, pymupdf.Rect(w[:4])), legal_reason="(b)(6)")
+        for w in page.get_text("words")
+        if w[1] > 100
+    ]
+    output = sanitize(burn_in(pdf, marks))
+    text = pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+    return text, verify(pdf, output, marks).ok
+
+
+@pytest.mark.parametrize("mode", ["Overlay", "Multiply", "Darken"])
+def test_text_showing_through_a_blended_image_is_kept(mode: str) -> None:
+    pdf = white_image_over_text(mode)
+
+    assert find_hidden(pdf) == []
+    text, released = _release(pdf)
+    assert LINE in text.replace("\n", " ")
+    assert released
+
+
+@pytest.mark.parametrize("mode", ["Normal", "Screen", "Lighten"])
+def test_text_a_blended_image_hides_is_removed(mode: str) -> None:
+    pdf = white_image_over_text(mode)
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "JaneRoewrotethispage.")]
+    text, released = _release(pdf)
+    assert "Jane" not in text
+    assert released
