@@ -7,7 +7,9 @@ output and fails with `unseen_content` if anything is left. The kinds:
 
 - `outside_crop_box`: glyphs or images wholly outside the crop box (or the media box);
   a glyph the page edge cuts through was partly seen and stays;
-- `covered`: text, or a whole image, painted over later by an opaque fill or image;
+- `covered`: text, or a whole image, painted over later by an opaque fill or image
+  (text under paint in another blend mode than Normal: if the page renders the same
+  without it);
 - `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying on the
   scanned image it was read from, above or below it, is not hidden: the reviewer saw the
   image);
@@ -395,6 +397,10 @@ def _glyph_kind(
 ) -> str | None:
     if clip_kept is not None and not kept(char, clip_kept):
         return CLIPPED
+    if painters is not None and painters.blended_over(rect, seqno):
+        if painters.text_shows(rect):
+            return None
+        return _glyph_kind(char, rect, colour, None, None, seqno) or COVERED
     if painters is not None and painters.covered(rect, seqno):
         return COVERED
     if colour is None:

@@ -7,11 +7,9 @@ pages the paint log could not settle as plain.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 
 import pymupdf
-from pymupdf import mupdf
 
 from review.pdf import stroke_bands
 from review.pdf.clip_shapes import Point, clips_hold
@@ -50,7 +48,6 @@ class Painters:
         self.page = page
         log = paint.log
         self._clip_shapes = paint.clip_shapes
-        self._blending: bool | None = None
         self._blended = paint.blended
         self._without_text: tuple[pymupdf.Pixmap, pymupdf.Pixmap] | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
@@ -142,13 +139,11 @@ class Painters:
         # The disjoint rectangles of one fill (`_filled_rectangles`) cover together.
         by_fill: dict[int, float] = {}
         parts: list[Quad] = []
-        for later, shape, colour, _ in shapes:
+        for later, shape, _, _ in shapes:
             if (
                 later > seqno
                 and overlap(rect, shape) > 0
                 and all(clip.lets_through(rect) for clip in self._clip_shapes.get(later, ()))
-                and not (colour is not None and self._shows_through(rect, shape, colour))
-                and not (colour is None and later in self._blended and self._glyph_shows(rect))
             ):
                 by_fill[later] = by_fill.get(later, 0.0) + overlap(rect, shape)
                 if by_fill[later] >= share * area:
@@ -163,40 +158,23 @@ class Painters:
         together = painted_rectangles(parts, even_odd=False)
         return sum(area_of(part) for part in together) >= share * area
 
-    def _shows_through(self, rect: Quad, shape: Quad, colour: tuple[float, float, float]) -> bool:
-        """Whether what lies under an opaque fill still shows: a highlighter's rectangle
-        painted in Multiply blend mode hides nothing. MuPDF reports no blend mode per
-        fill, so when the document uses one, the page is rendered where the fill lies
-        over the glyph and the glyph counts as covered only if every pixel there has the
-        fill's colour."""
-        if self._blending is None:
-            self._blending = _uses_blend_modes(self.page.parent)
-        if not self._blending:
-            return False
-        clip = (
-            pymupdf.Rect(
-                max(rect[0], shape[0]),
-                max(rect[1], shape[1]),
-                min(rect[2], shape[2]),
-                min(rect[3], shape[3]),
-            )
-            * self.page.rotation_matrix  # rendering works on the page as shown
+    def blended_over(self, rect: Quad, seqno: int) -> bool:
+        """Something painted after `seqno` in another blend mode than Normal meets
+        `rect`: whether text there shows is for `text_shows` to say."""
+        return any(
+            self._grounds[i][0] > seqno
+            and self._grounds[i][0] in self._blended
+            and intersects(rect, self._grounds[i][1])
+            for i in self._grounds_near.near(rect)
         )
-        pix = self.page.get_pixmap(clip=clip, dpi=144, alpha=False, colorspace=pymupdf.csRGB)
-        fill = [round(channel * 255) for channel in colour]
-        samples, stride = pix.samples, pix.n
-        off = sum(
-            1
-            for i in range(0, len(samples), stride)
-            if max(abs(samples[i + c] - fill[c]) for c in range(3)) > SHOW_THROUGH_DELTA
-        )
-        return off > SHOW_THROUGH_SHARE * (len(samples) // stride)
 
-    def _glyph_shows(self, rect: Quad) -> bool:
-        """Whether the page looks otherwise where `rect` lies without its text: an image
-        or shading painted in a blend mode may let the text under it show (a scan laid
-        over a fax header in Overlay mode) or hide it (white in Screen mode). The page is
-        copied once, its text taken, and both copies rendered."""
+    def text_shows(self, rect: Quad) -> bool:
+        """Whether the page looks otherwise where `rect` lies without its text. Painted
+        in a blend mode, a fill or image may let the text under it show (a highlighter's
+        yellow in Multiply mode, a scan laid over a fax header in Overlay mode), hide it
+        (white in Screen mode), or tint what lies behind white text and not the text (an
+        orange gradient in pdf.js's issue18032.pdf). The page is copied once, its text
+        taken, and both copies rendered."""
         if self._without_text is None:
             copy = pymupdf.open()
             copy.insert_pdf(self.page.parent, from_page=self.page.number, to_page=self.page.number)
@@ -210,16 +188,20 @@ class Painters:
                         graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
                         text=pymupdf.PDF_REDACT_TEXT_REMOVE,
                     )
-                renders.append(copy[0].get_pixmap(dpi=144, colorspace=pymupdf.csGRAY, annots=False))
+                renders.append(copy[0].get_pixmap(dpi=144, colorspace=pymupdf.csRGB, annots=False))
             self._without_text = (renders[0], renders[1])
         as_is, without = self._without_text
         area = pymupdf.Rect(rect) * self.page.rotation_matrix * pymupdf.Matrix(2, 2)
         area = area.round() & as_is.irect
         differ = 0
         for y in range(area.y0, area.y1):
-            row = slice(y * as_is.stride + area.x0, y * as_is.stride + area.x1)
-            pairs = zip(as_is.samples_mv[row], without.samples_mv[row], strict=True)
-            differ += sum(1 for a, b in pairs if abs(a - b) > SHOW_THROUGH_DELTA)
+            row = slice(y * as_is.stride + 3 * area.x0, y * as_is.stride + 3 * area.x1)
+            a, b = as_is.samples_mv[row], without.samples_mv[row]
+            differ += sum(
+                1
+                for i in range(0, len(a), 3)
+                if max(abs(a[i + c] - b[i + c]) for c in range(3)) > SHOW_THROUGH_DELTA
+            )
         return differ > SHOW_THROUGH_SHARE * max(1, area.width * area.height)
 
     def painted_over(self, box: Quad, seqno: int) -> bool:
@@ -311,25 +293,6 @@ def _keyed(doc: pymupdf.Document, xref: int) -> bool:
     pixels of those colours unpainted: the text round a picture cut out that way shows
     through its box (iText's imageColorKeyMaskArray.pdf lost it to sanitize)."""
     return xref > 0 and doc.xref_get_key(xref, "Mask")[0] == "array"
-
-
-def _uses_blend_modes(doc: pymupdf.Document) -> bool:
-    """Some graphics state of the document paints with a blend mode other than Normal,
-    in an object of its own or inline in a resource dictionary (a highlight's appearance
-    stream, pdf.js's issue15012.pdf)."""
-    for xref in range(1, doc.xref_length()):
-        try:
-            source = doc.xref_object(xref, compressed=True)
-        except (RuntimeError, mupdf.FzErrorBase):
-            continue  # a damaged entry: no object there
-        if "/BM" in source:
-            for mode in _BLEND_MODE.findall(source):
-                if set(re.findall(r"/(\w+)", mode)) - {"Normal", "Compatible"}:
-                    return True
-    return False
-
-
-_BLEND_MODE = re.compile(r"/BM\s*(\[[^\]]*\]|/\w+)")
 
 
 def _drawings(page: pymupdf.Page) -> list[dict]:

@@ -109,8 +109,7 @@ class PaintLog(mupdf.FzDevice2):
         # The blend mode of each group being drawn, and whether it is a knockout group.
         self._group_modes: list[tuple[int, bool]] = [(mupdf.FZ_BLEND_NORMAL, False)]
         # Seqnos painted in a group of another blend mode than Normal: what they paint
-        # over may show through (a scan laid over a fax header in Overlay mode, pdfium's
-        # alpha_channel.pdf), which `painters` settles by rendering.
+        # over may show through, which `painters.text_shows` settles by rendering.
         self.blended: set[int] = set()
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.

@@ -4,7 +4,8 @@ The header was taken for covered by the image, proposed as hidden and cut from t
 release, though every reader sees it. Whether text under such an image shows is now
 settled by rendering the page with and without its text: in Overlay, Multiply and Darken
 the words show; in Screen and Lighten a white image hides them, as it does painted
-normally."""
+normally. White text under an orange fill in Screen mode stays white on orange (pdf.js's
+issue18032.pdf, a gradient): it was taken for white on the white page and cut."""
 
 from __future__ import annotations
 
@@ -22,11 +23,24 @@ LINE = "Jane Roe wrote this page."
 
 
 def white_image_over_text(mode: str) -> bytes:
-    content = (
+    return _page(
         b"BT /F1 12 Tf 20 150 Td (" + LINE.encode() + b") Tj ET"
         b" BT /F1 12 Tf 20 60 Td (Signed by the clerk.) Tj ET"
-        b" q /G gs 200 0 0 40 10 140 cm /Im Do Q"
+        b" q /G gs 200 0 0 40 10 140 cm /Im Do Q",
+        mode,
     )
+
+
+def white_text_under_an_orange_fill(mode: str) -> bytes:
+    return _page(
+        b"1 g BT /F1 12 Tf 20 150 Td (" + LINE.encode() + b") Tj ET"
+        b" 0 g BT /F1 12 Tf 20 60 Td (Signed by the clerk.) Tj ET"
+        b" q /G gs 1 0.6 0 rg 10 140 200 40 re f Q",
+        mode,
+    )
+
+
+def _page(content: bytes, mode: str) -> bytes:
     return write_pdf(
         [
             b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -78,3 +92,18 @@ def test_text_a_blended_image_hides_is_removed(mode: str) -> None:
     text, released = _release(pdf)
     assert "Jane" not in text
     assert released
+
+
+def test_white_text_a_blended_fill_tints_around_is_kept() -> None:
+    pdf = white_text_under_an_orange_fill("Screen")
+
+    assert find_hidden(pdf) == []
+    text, released = _release(pdf)
+    assert LINE in text.replace("\n", " ")
+    assert released
+
+
+def test_white_text_under_an_orange_fill_painted_normally_is_removed() -> None:
+    pdf = white_text_under_an_orange_fill("Normal")
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "JaneRoewrotethispage.")]
