@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 
 import pymupdf
 
-from review.pdf.columns import NAME_COLUMN_CONFIDENCE, column_names
+from review.pdf.columns import NAME_COLUMN_CONFIDENCE, column_names, labelled_names
 
 # The policy is part of detection's interface: callers build one, admins check settings.
 from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
@@ -206,6 +206,7 @@ def _found_in(
     hits = finder.hits(page_text.text)
     if finder.floors.get(PERSON, 2.0) <= NAME_COLUMN_CONFIDENCE:
         hits.extend(column_names(page_text, hits))
+        hits.extend(labelled_names(page_text, hits))
     return [
         Found(index, rects, hit, source, policy.text_hash(hit.normalized), hit.reason)
         for hit in hits

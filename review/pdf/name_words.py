@@ -150,3 +150,23 @@ def without_everyday_words(text: str, start: int, end: int) -> tuple[int, int] |
             words = words[:index]
             break
     return (words[0][0], words[-1][1]) if words else None
+
+
+# Words that say whose a name is when it is a person's ("Applicant's name", "Name of
+# the deceased"), as alternatives of a regular expression.
+PERSON_QUALIFIERS = (
+    r"applicant|patient|employee|child|client|claimant|student|tenant|witness|victim|"
+    r"suspect|member|customer|requester|requestor|parent|guardian|spouse|mother|father|"
+    r"contact|caller|officer|owner|driver|resident|beneficiary|insured|cardholder|"
+    r"account[ ]holder|policyholder|subject|person|deceased|interviewee|signatory"
+)
+# Words before "name" that say whose it is when it is no person's ("File name",
+# "Employer's name").
+NOT_PERSON_QUALIFIERS = frozenset(
+    "file company business trading organisation organization street road user domain host "
+    "product project brand bank account school facility agency document program programme "
+    "course event venue building site folder field variable table column group team vessel "
+    "ship plan policy fund network device computer server printer app application store "
+    "shop hotel restaurant location place city town country state county district species "
+    "drug medication entity employer insurer provider practice hospital".split()
+)

@@ -26,9 +26,11 @@ from review.pdf.name_words import (
     MILITARY_RANKS,
     NAME_WORD,
     NEXT_NAME_WORD,
+    NOT_PERSON_QUALIFIERS,
     OFFICER_RANK_WORDS,
     OFFICER_RANKS,
     PARTICLE,
+    PERSON_QUALIFIERS,
     TITLE_WORDS,
     TITLES,
     bare_word,
@@ -232,14 +234,8 @@ _FIELD_NAME = re.compile(
 # enough, capitals too. Page text has one space between words, so the value ends where
 # the next field's label begins (a name part's, or one word and a colon: "MI:"), at a
 # bracket, a comma or the line's end.
-_PERSON_QUALIFIERS = (
-    r"applicant|patient|employee|child|client|claimant|student|tenant|witness|victim|"
-    r"suspect|member|customer|requester|requestor|parent|guardian|spouse|mother|father|"
-    r"contact|caller|officer|owner|driver|resident|beneficiary|insured|cardholder|"
-    r"account[ ]holder|policyholder|subject|person|deceased|interviewee|signatory"
-)
 _NAME_PART_LABEL = (
-    rf"(?i:(?:(?:{_PERSON_QUALIFIERS})(?:['’]s)?[ ])?"
+    rf"(?i:(?:(?:{PERSON_QUALIFIERS})(?:['’]s)?[ ])?"
     r"(?:(?:last|first|given|family|middle|maiden|birth|full|legal|preferred)[ ])?names?"
     r"|surname|forenames?|nom(?:[ ]de[ ]famille)?|prénoms?|apellidos?|nombre(?:[ ]completo)?"
     r"|nachname|familienname|vorname|geburtsname)[ ]?:"
@@ -256,7 +252,7 @@ def _name_part_fields(text: str) -> Iterator[tuple[int, int]]:
         label, value = m[1], m[2]
         if label.rstrip(" :").casefold() in ("name", "names"):
             before = _WORD_BEFORE.search(text, max(0, m.start() - 30), m.start())
-            if before is not None and before[1].casefold() in _NOT_PERSON_QUALIFIERS:
+            if before is not None and before[1].casefold() in NOT_PERSON_QUALIFIERS:
                 continue  # "File name:", "Company name:": no person's
         # Capitals alone are a surname here ("DUPONT"), not an acronym; a letter is an
         # initial ("MI: A"), too little to redact as a name.
@@ -265,14 +261,6 @@ def _name_part_fields(text: str) -> Iterator[tuple[int, int]]:
 
 
 _WORD_BEFORE = re.compile(r"(\w+)[ ]\Z")
-_NOT_PERSON_QUALIFIERS = frozenset(
-    "file company business trading organisation organization street road user domain host "
-    "product project brand bank account school facility agency document program programme "
-    "course event venue building site folder field variable table column group team vessel "
-    "ship plan policy fund network device computer server printer app application store "
-    "shop hotel restaurant location place city town country state county district species "
-    "drug medication entity employer insurer provider practice hospital".split()
-)
 
 
 # The parties named in a court filing's caption, above their part or before it on their
