@@ -21,8 +21,8 @@ STRIP = "\"'()[]{}<>.,;:!?"
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"))
 _WORD_CHAR = re.compile(r"\w")
 _EDGES = re.compile(r"^\W+|\W+$")
-# A word character as a byte: past ASCII, any byte counts (a Latin-1 letter).
-_WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x80-\xff]"
+# A word character as a byte: past ASCII (or DEL), any byte counts (a Latin-1 letter).
+_WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
 # two-byte font reads <0003>).
 _BREAK = bytes(range(0x21))
@@ -91,10 +91,11 @@ class Shown:
 
 
 def _byte_blind(word: str) -> str:
-    """`word` with each character past ASCII as `_FONTS_OWN`: which character a
-    string's byte past ASCII draws is the font's to say (0x90 is "’" to many a font, a
-    control character to latin-1)."""
-    return "".join(c if c < "\x80" else _FONTS_OWN for c in word)
+    """`word` with each character past ASCII (or DEL) as `_FONTS_OWN`: which character
+    a string's byte past ASCII draws is the font's to say (0x90 is "’" to many a font, a
+    control character to latin-1), and so is DEL's, which no font need leave empty (a
+    Low Saxon text draws "ü" as 0x7F: "(her de nat)" then "<7F7F>" is "natüürlich")."""
+    return "".join(c if c < "\x7f" else _FONTS_OWN for c in word)
 
 
 def bare(word: str) -> str:

@@ -1014,15 +1014,13 @@ def test_a_word_left_up_the_side_under_a_box_still_fails() -> None:
     assert "text_under_box" in report.codes()
 
 
-def _macroman_page(lines: list[bytes]) -> bytes:
-    """`lines` drawn in Helvetica with the MacRoman encoding, 20 points apart."""
+def _encoded_page(lines: list[bytes], encoding: str = "/MacRomanEncoding") -> bytes:
+    """`lines` drawn in Helvetica with `encoding` (MacRoman's), 20 points apart."""
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((72, 60), "Wykaz", fontsize=12)
     font = doc.get_new_xref()
-    doc.update_object(
-        font, "<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/MacRomanEncoding>>"
-    )
+    doc.update_object(font, f"<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding{encoding}>>")
     set_resource(page, "Font/FM", f"{font} 0 R")
     shown = b" ".join(
         b"BT /FM 12 Tf 72 %d Td (%s) Tj ET" % (700 - 20 * i, line) for i, line in enumerate(lines)
@@ -1034,7 +1032,7 @@ def _macroman_page(lines: list[bytes]) -> bytes:
 def test_a_redacted_word_run_on_by_a_letter_past_ascii_in_a_content_stream_passes() -> None:
     """MacRoman's byte 0x97 is "ó": "(zestaw\\x97w)" shows "zestawów", which holds no
     redacted "zestaw" (docling-parse's text_as_lines_01.pdf, refused)."""
-    pdf = _macroman_page([b"Pompy zestaw", b"Dwa zestaw\x97w"])
+    pdf = _encoded_page([b"Pompy zestaw", b"Dwa zestaw\x97w"])
     page = _open(pdf)[0]
     assert "zestawów" in page.get_text()
     marks = [_mark(page, _word_box(page, "zestaw"))]
@@ -1044,8 +1042,25 @@ def test_a_redacted_word_run_on_by_a_letter_past_ascii_in_a_content_stream_passe
     assert verify(pdf, output, marks).ok
 
 
+def test_a_redacted_word_run_on_by_a_letter_a_font_draws_for_del_passes() -> None:
+    """A Low Saxon text (zacharysyoung's Sample-PDFs, ige.pdf) draws "ü" as byte 0x7F,
+    DEL: "(her de nat)" then "<7F7F>" then "(rlich)" is the "natüürlich" the output
+    shows, not the redacted "Nat" (refused)."""
+    pdf = _encoded_page(
+        [b"Nat Grund", b"her de nat) Tj <7F7F> Tj (rlich"],  # three strings, as there
+        "<</BaseEncoding/WinAnsiEncoding/Differences[127/udieresis]>>",
+    )
+    page = _open(pdf)[0]
+    assert "natüürlich" in page.get_text()
+    marks = [_mark(page, _word_box(page, "Nat"))]
+
+    output = _release(pdf, marks)
+
+    assert verify(pdf, output, marks).ok
+
+
 def test_a_redacted_word_beside_ascii_punctuation_in_a_content_stream_still_fails() -> None:
-    pdf = _macroman_page([b"Pompy zestaw", b"Dwa zestawy"])
+    pdf = _encoded_page([b"Pompy zestaw", b"Dwa zestawy"])
     page = _open(pdf)[0]
     marks = [_mark(page, _word_box(page, "zestaw"))]
     leaked = _with_page_content(_release(pdf, marks), b"/Span <</Alt (zestaw.)>> BDC EMC")
