@@ -7,6 +7,7 @@ pages the paint log could not settle as plain.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 
 import pymupdf
@@ -49,7 +50,7 @@ class Painters:
         log = paint.log
         self._clip_shapes = paint.clip_shapes
         self._blended = paint.blended
-        self._without_text: tuple[pymupdf.Pixmap, pymupdf.Pixmap] | None = None
+        self._without_text: _WithoutText | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
         # rectangle and wide strokes (`shape` says whether they paint a point, perhaps:
@@ -173,36 +174,10 @@ class Painters:
         in a blend mode, a fill or image may let the text under it show (a highlighter's
         yellow in Multiply mode, a scan laid over a fax header in Overlay mode), hide it
         (white in Screen mode), or tint what lies behind white text and not the text (an
-        orange gradient in pdf.js's issue18032.pdf). The page is copied once, its text
-        taken, and both copies rendered."""
+        orange gradient in pdf.js's issue18032.pdf)."""
         if self._without_text is None:
-            copy = pymupdf.open()
-            copy.insert_pdf(self.page.parent, from_page=self.page.number, to_page=self.page.number)
-            renders = []
-            for take_text in (False, True):
-                if take_text:
-                    page = copy[0]
-                    page.add_redact_annot(page.rect * page.derotation_matrix, cross_out=False)
-                    page.apply_redactions(
-                        images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-                    )
-                renders.append(copy[0].get_pixmap(dpi=144, colorspace=pymupdf.csRGB, annots=False))
-            self._without_text = (renders[0], renders[1])
-        as_is, without = self._without_text
-        area = pymupdf.Rect(rect) * self.page.rotation_matrix * pymupdf.Matrix(2, 2)
-        area = area.round() & as_is.irect
-        differ = 0
-        for y in range(area.y0, area.y1):
-            row = slice(y * as_is.stride + 3 * area.x0, y * as_is.stride + 3 * area.x1)
-            a, b = as_is.samples_mv[row], without.samples_mv[row]
-            differ += sum(
-                1
-                for i in range(0, len(a), 3)
-                if max(abs(a[i + c] - b[i + c]) for c in range(3)) > SHOW_THROUGH_DELTA
-            )
-        return differ > SHOW_THROUGH_SHARE * max(1, area.width * area.height)
+            self._without_text = _WithoutText(self.page)
+        return self._without_text.differs(rect)
 
     def painted_over(self, box: Quad, seqno: int) -> bool:
         """A fill, image or shading painted after `seqno` meets `box`."""
@@ -259,6 +234,54 @@ class Painters:
                 if len(possible) > _MAX_BACKGROUNDS:
                     possible = None
         return possible
+
+
+class _WithoutText:
+    """A page rendered as it is and without its text: copied once, its text taken."""
+
+    _DPI = 144
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        copy = pymupdf.open()
+        copy.insert_pdf(page.parent, from_page=page.number, to_page=page.number)
+        self.as_is = copy[0].get_pixmap(dpi=self._DPI, colorspace=pymupdf.csRGB, annots=False)
+        bare = copy[0]
+        bare.add_redact_annot(bare.rect * bare.derotation_matrix, cross_out=False)
+        bare.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+            text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        )
+        self.bare = bare.get_pixmap(dpi=self._DPI, colorspace=pymupdf.csRGB, annots=False)
+        # Unrotated page space to the renders' pixels, as plain numbers: rectangle
+        # arithmetic through PyMuPDF's objects cost more than the pixels.
+        self._to_pixels = tuple(
+            page.rotation_matrix * pymupdf.Matrix(self._DPI / 72, self._DPI / 72)
+        )
+
+    def differs(self, rect: Quad) -> bool:
+        """More than a share of the pixels of `rect` differ between the two renders."""
+        a, b, c, d, e, f = self._to_pixels
+        xs = [a * x + c * y + e for x in (rect[0], rect[2]) for y in (rect[1], rect[3])]
+        ys = [b * x + d * y + f for x in (rect[0], rect[2]) for y in (rect[1], rect[3])]
+        width, height, stride = self.as_is.width, self.as_is.height, self.as_is.stride
+        x0, x1 = max(0, math.floor(min(xs))), min(width, math.ceil(max(xs)))
+        y0, y1 = max(0, math.floor(min(ys))), min(height, math.ceil(max(ys)))
+        enough = SHOW_THROUGH_SHARE * max(1, (x1 - x0) * (y1 - y0))
+        shown, bare, differ = self.as_is.samples_mv, self.bare.samples_mv, 0
+        for y in range(y0, y1):
+            row = slice(y * stride + 3 * x0, y * stride + 3 * x1)
+            one, other = shown[row], bare[row]
+            if one == other:
+                continue  # most rows, where nothing shows
+            differ += sum(
+                1
+                for i in range(0, len(one), 3)
+                if max(abs(one[i + k] - other[i + k]) for k in range(3)) > SHOW_THROUGH_DELTA
+            )
+            if differ > enough:
+                return True
+        return False
 
 
 # Beyond this many possible backgrounds (stacked fills that are no rectangles), the
