@@ -89,7 +89,7 @@ def split_fills(
         return  # the usual page: read in C, not lexed in Python
     doc = page.parent
     to_pdf = ~pdf_to_page(page)
-    targets = [ordered(pymupdf.Rect(box) * to_pdf) for box in boxes]
+    targets = tuple(ordered(pymupdf.Rect(box) * to_pdf) for box in boxes)
     xrefs = page.get_contents()
     data = b"\n".join(doc.xref_stream(xref) for xref in xrefs)
     splitter = functools.partial(split_rectangle_fills, opaque=opaque_painting(page))

@@ -75,7 +75,7 @@ def _translucent(resources: mupdf.PdfObj, seen: set[int]) -> bool:
 
 
 def overlapped(
-    pieces: list[Rect], painted: Sequence[Rect], grown: list[Rect], ctm: Matrix
+    pieces: list[Rect], painted: Sequence[Rect], grown: Sequence[Rect], ctm: Matrix
 ) -> list[Rect]:
     """Each piece (user space) grown by `OVERLAP_PT` on each side where the strip it
     gains lies in one of the `painted` rectangles and meets none of the `grown` boxes."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 from review.pdf.content_tokens import Operation
 from review.pdf.user_space import PATH_OPERANDS, bounds_of, meets_any, numbers_of
@@ -42,7 +43,7 @@ def clipped(sides: list[Segment], rect: tuple[float, float, float, float]) -> Ou
     return sides
 
 
-def hugging(outline: Outline, boxes: list[tuple[float, float, float, float]]) -> Outline:
+def hugging(outline: Outline, boxes: Sequence[tuple[float, float, float, float]]) -> Outline:
     """The outline with each curve whose points (its control points too) reach into a
     box halved (de Casteljau) until every part's points stay clear of the boxes, or
     `HUG_HALVINGS` times: MuPDF bounds a path by its points, and a piece of a butterfly
@@ -55,7 +56,7 @@ def hugging(outline: Outline, boxes: list[tuple[float, float, float, float]]) ->
 
 
 def _halved_clear(
-    curve: Segment, boxes: list[tuple[float, float, float, float]], depth: int
+    curve: Segment, boxes: Sequence[tuple[float, float, float, float]], depth: int
 ) -> list[Segment]:
     if not meets_any(bounds_of([(x, y, x, y) for x, y in curve]), boxes) or depth == HUG_HALVINGS:
         return [curve]

@@ -25,11 +25,13 @@ from review.pdf.geometry import intersects
 from review.pdf.shape_pieces import Point, Segment
 from review.pdf.side_cuts import curve_outside, length, outside
 from review.pdf.user_space import (
+    GAP,
     PathState,
     Rect,
     axis_scales,
     bounds_of,
     boxes_in,
+    comes_near,
     inside_any,
     meets_any,
     pdf_number,
@@ -78,18 +80,21 @@ def stroke_sides(
     one path, a callout pointing at an address. A cut end lies clear of the box by half
     the width: its butt or round end reaches no further."""
     ctm, width = state.ctm, state.width
-    reach = max(width, 1.0) / 2  # of the ink
-    grown = boxes_in(boxes, ctm, reach)
-    if not grown:
-        return None
+    axes = axis_scales(ctm)
+    if axes is None:
+        return None  # skewed or turned (`boxes_in`)
     whole = bounds_of(
         [bounds_of([(x, y, x, y) for x, y in side]) for sides in subpaths for side in sides]
     )
     # MuPDF widens a stroke by its width at the largest scale of the transformation, in
     # every direction: a line scaled 3 across and 0.75 down went whole for a box its ink
     # stays clear of (an SVG in iText's html2pdf tests).
-    widest = max(axis_scales(ctm) or (1.0, 1.0))
+    widest = max(axes)
     taken = redaction_reach(width, state.join, state.miter) * widest
+    if not comes_near(whole, ctm, 2 * GAP + taken, boxes):  # a gap to spare: the test follows
+        return None
+    reach = max(width, 1.0) / 2  # of the ink
+    grown = boxes_in(boxes, ctm, reach)
     taken_within = boxes_in(boxes, ctm, 0.0, page_reach=taken)
     if inside_any(whole, grown) or not meets_any(whole, taken_within):
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pymupdf
 
+from review.pdf.form_cycles import forms_drawn_once
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
@@ -92,3 +93,27 @@ def test_forms_that_draw_each_other_still_draw_each_other_outside_the_cycle() ->
     assert _words(output) == ["Alpha", "Roe", "Beta", "(b)(6)", "Beta", "Doe", "Alpha", "Roe"]
     assert verify(pdf, output, [mark]).ok
     assert _pixels(burn_in(pdf, [])) == _pixels(pdf)
+
+
+def test_forms_that_name_each_other_but_draw_none_are_left_as_they_are() -> None:
+    """Baked annotations of an architect's sheet (225 forms) each named the page's
+    resources, which name every form: a cycle by name that nothing draws. Its unrolling
+    ran a minute and gave up; only what the content draws counts."""
+    doc = pymupdf.open()
+    alpha, beta = _form(doc), _form(doc)
+    shared = doc.get_new_xref()
+    doc.update_object(shared, f"<< {FONTS} /XObject << /A {alpha} 0 R /B {beta} 0 R >> >>")
+    for form, text in ((alpha, "Alpha Roe"), (beta, "Beta Doe")):
+        doc.xref_set_key(form, "Resources", f"{shared} 0 R")
+        doc.update_stream(form, f"BT /F1 12 Tf 0 80 Td ({text}) Tj ET".encode())
+    _page(doc, {"A": alpha, "B": beta}, at=[("A", 300), ("B", 100)])
+    objects = doc.xref_length()
+
+    forms_drawn_once(doc)
+
+    assert doc.xref_length() == objects  # no form copied
+    pdf = doc.tobytes()
+    mark = _mark(pdf, "Doe")
+    output = sanitize(burn_in(pdf, [mark]))
+    assert _words(output) == ["Alpha", "Roe", "Beta", "(b)(6)"]
+    assert verify(pdf, output, [mark]).ok
