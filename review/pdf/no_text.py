@@ -68,6 +68,21 @@ def is_cmap_program(doc: pymupdf.Document, xref: int, data: bytes) -> bool:
     )
 
 
+def font_programs(doc: pymupdf.Document) -> set[int]:
+    """The streams a font descriptor names as its font program (/FontFile, /FontFile2,
+    /FontFile3), its own object or written inside a font's: a TrueType program stored
+    as "/Type /Stream" with no /Length1 (a county's election report) is found so."""
+    found: set[int] = set()
+    for xref in range(1, doc.xref_length()):
+        source = doc.xref_object(xref, compressed=True)
+        if "/FontFile" in source:
+            found.update(int(number) for number in _FONT_PROGRAM.findall(source))
+    return found
+
+
+_FONT_PROGRAM = re.compile(r"/FontFile[23]?\s*(\d+)\s+\d+\s+R")
+
+
 def is_binary_stream(doc: pymupdf.Document, xref: int) -> bool:
     if doc.xref_get_key(xref, "Subtype")[1] in BINARY_SUBTYPES:
         return True

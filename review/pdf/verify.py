@@ -80,6 +80,7 @@ from review.pdf.no_text import (
     CMAP_NAMES,
     collection_parts,
     describes_a_font,
+    font_programs,
     is_binary_stream,
     is_cmap_program,
     is_colour_profile,
@@ -407,6 +408,7 @@ def _side_channel_hits(
     written_in_syntax = syntax.syntax_streams(out)
     left = fragment_patterns(fragments)
     named_collections: set[int] = set()
+    programs = font_programs(out)
     for xref in range(1, out.xref_length()):
         obj = out.xref_object(xref, compressed=True).encode("latin-1", "replace")
         named_collections |= collection_parts(obj)
@@ -414,7 +416,7 @@ def _side_channel_hits(
         if found_in_any(text_needles, syntax.strings(obj)) and not describes_a_font(out, xref):
             failures.append(Failure("redacted_string_present", xref=xref))
             continue
-        if not out.xref_is_stream(xref) or is_binary_stream(out, xref):
+        if not out.xref_is_stream(xref) or is_binary_stream(out, xref) or xref in programs:
             continue
         try:
             data = out.xref_stream(xref)
