@@ -1,4 +1,4 @@
-"""Names in a table's column of names, and under a form's name label (Django-free).
+"""Names in a table's column of names (Django-free).
 
 A witness list, a contact log or a distribution list puts one person a row, the name in
 a cell of its own. With no sentence around it the language model reads some of those
@@ -7,9 +7,7 @@ column of names when the model read one of its cells as a name exactly, or when 
 heading says so ("Witness", "Contact" over a table of three columns or more); its other
 cells, in rows of the same table, are names too where they read as one.
 
-A form set in boxes puts each label above its value, with no colon to tie them on one
-line: a W-2's "Last name" over "Hodges". The cell just under a label for a name or a part
-of one is a name where it reads as one.
+A line's cells (`line_cells`) serve `form_fields` too.
 """
 
 from __future__ import annotations
@@ -18,22 +16,14 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from review.pdf.given_names import everyday_words
-from review.pdf.name_words import (
-    INITIAL,
-    NAME_WORD,
-    NEXT_NAME_WORD,
-    NOT_PERSON_QUALIFIERS,
-    PERSON_QUALIFIERS,
-    plausible_name,
-)
+from review.pdf.name_words import NAME_WORD, NEXT_NAME_WORD, plausible_name
 from review.pdf.pagetext import PageText
 from review.pdf.patterns import PERSON, Hit, squash
 
 # Weaker than the model's own reading, as a name above a phone number is.
 NAME_COLUMN_CONFIDENCE = 0.7
 # Cells of one column start within this many points of each other.
-_ALIGNED_PT = 2.0
+ALIGNED_PT = 2.0
 # A gap between two words of a line wider than this share of their height parts two
 # cells (a space is about a quarter of it; justified text stretches it to a half).
 _CELL_GAP = 0.6
@@ -51,24 +41,10 @@ _NAME_HEADINGS = frozenset(
     )
 )  # fmt: skip
 _HEADING_ROW_CELLS = 3
-# A form's label for a name or a part of one ("e Employee's first name and initial",
-# "RECIPIENT'S name", "Surname"); longer than this many words, it is a sentence.
-_NAME_LABEL = re.compile(
-    r"(?i:(?<![\w'’-])(?:(?:last|first|given|family|middle|maiden|full|legal)[ ])?names?"
-    r"|surnames?|forenames?)(?![\w'’-])"
-)
-_LABEL_WORDS = 8
-_NAME_OF = re.compile(r"[ ]of[ ]")
-_NAME_OF_PERSON = re.compile(rf"[ ]of[ ](?:the[ ])?(?i:{PERSON_QUALIFIERS})(?![\w])")
-# A value is set at least this share of its label's height.
-_VALUE_HEIGHT = 0.8
-# The value's top lies within this many label heights under the label.
-_VALUE_BELOW = 2.5
-_NAME_VALUE = re.compile(rf"{NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{0,3}}")
 
 
 @dataclass
-class _Cell:
+class Cell:
     start: int  # offsets of its text in the page text, trailing punctuation left out
     end: int
     x0: float
@@ -88,7 +64,7 @@ def column_names(page_text: PageText, hits: list[Hit]) -> list[Hit]:
     if "\n" not in text:
         return []
     people = {(h.start, h.end) for h in hits if h.category == PERSON}
-    cells = _cells(page_text)
+    cells = line_cells(page_text)
     rows = _rows(cells)
     in_rows = [c for c in cells if len(rows[id(c)]) > 1]  # cells of a table's rows
     found: list[Hit] = []
@@ -122,78 +98,9 @@ def column_names(page_text: PageText, hits: list[Hit]) -> list[Hit]:
     return found
 
 
-def labelled_names(page_text: PageText, hits: list[Hit]) -> list[Hit]:
-    """Names in the cell just under a form's label for one, where no hit has them."""
-    text = page_text.text
-    cells = _cells(page_text)
-    found: list[Hit] = []
-    for label in cells:
-        value_cell = _value_under(label, cells, text)
-        if value_cell is None:
-            continue
-        value = text[value_cell.start : value_cell.end]
-        if (
-            _NAME_VALUE.fullmatch(value)
-            and plausible_name(value.title() if value.isupper() else value)
-            and not set(value.casefold().split()) <= everyday_words()  # "This", "Country"
-            and not any(h.start < value_cell.end and value_cell.start < h.end for h in hits)
-        ):
-            found.append(
-                Hit(
-                    PERSON,
-                    value_cell.start,
-                    value_cell.end,
-                    NAME_COLUMN_CONFIDENCE,
-                    "cue.labelled_name",
-                    squash(value),
-                )
-            )
-    return found
-
-
-def _value_under(label: _Cell, cells: list[_Cell], text: str) -> _Cell | None:
-    """The cell under `label` where `label` is a form's label for a person's name and
-    its value is set under it, not beside it."""
-    words = text[label.start : label.end]
-    m = _NAME_LABEL.search(words)
-    if m is None or len(words.split()) > _LABEL_WORDS:
-        return None
-    whose = words[: m.start()].split()[-1:]
-    if whose and re.sub(r"['’]s$", "", whose[0]).casefold() in NOT_PERSON_QUALIFIERS:
-        return None  # "Employer's name", "File name"
-    if _NAME_OF.match(words, m.end()) and not _NAME_OF_PERSON.match(words, m.end()):
-        return None  # "Name of exchange on which registered"
-    height = label.y1 - label.y0
-    under = [
-        c
-        for c in cells
-        if label.middle < c.y0 <= label.y1 + _VALUE_BELOW * height
-        and c.x0 < label.x1
-        and label.x0 < c.x1
-    ]
-    if not under:
-        return None
-    value = min(under, key=lambda c: c.y0)
-    if value.y1 - value.y0 < _VALUE_HEIGHT * height:
-        return None  # smaller than its label: the next label ("PCBA name" over "DRAWING NO")
-    beside_label, beside_value = _next_in_row(label, cells), _next_in_row(value, cells)
-    if (
-        beside_label is not None
-        and beside_value is not None
-        and abs(beside_label.x0 - beside_value.x0) <= _ALIGNED_PT
-    ):
-        return None  # rows of labels, each with its value beside it ("Name", "Id", "Age")
-    return value
-
-
-def _next_in_row(cell: _Cell, cells: list[_Cell]) -> _Cell | None:
-    beside = [c for c in cells if c.x0 > cell.x1 and c.y0 < cell.middle < c.y1]
-    return min(beside, key=lambda c: c.x0, default=None)
-
-
-def _cells(page_text: PageText) -> list[_Cell]:
+def line_cells(page_text: PageText) -> list[Cell]:
     """Runs of words of one line with no wide gap between them."""
-    cells: list[_Cell] = []
+    cells: list[Cell] = []
     previous: tuple | None = None
     for word, start in zip(page_text.words, page_text.starts, strict=True):
         end = start + len(word[4])
@@ -206,7 +113,7 @@ def _cells(page_text: PageText) -> list[_Cell]:
             cell.end = end
             cell.x1, cell.y0, cell.y1 = word[2], min(cell.y0, word[1]), max(cell.y1, word[3])
         else:
-            cells.append(_Cell(start, end, *word[:4]))
+            cells.append(Cell(start, end, *word[:4]))
         previous = word
     for cell in cells:
         while cell.end > cell.start and page_text.text[cell.end - 1] in ",;:.":
@@ -214,7 +121,7 @@ def _cells(page_text: PageText) -> list[_Cell]:
     return cells
 
 
-def _rows(cells: list[_Cell]) -> dict[int, list[_Cell]]:
+def _rows(cells: list[Cell]) -> dict[int, list[Cell]]:
     """By id() of each cell, the cells of its row: those its middle lies within."""
     by_top = sorted(cells, key=lambda c: c.y0)
     tops = [c.y0 for c in by_top]
@@ -227,15 +134,15 @@ def _rows(cells: list[_Cell]) -> dict[int, list[_Cell]]:
     return rows
 
 
-def _columns(cells: list[_Cell]) -> list[list[_Cell]]:
+def _columns(cells: list[Cell]) -> list[list[Cell]]:
     """Cells starting at one x, split where rows lie too far apart to be one table."""
-    aligned: list[list[_Cell]] = []
+    aligned: list[list[Cell]] = []
     for cell in sorted(cells, key=lambda c: c.x0):
-        if aligned and cell.x0 - aligned[-1][0].x0 <= _ALIGNED_PT:
+        if aligned and cell.x0 - aligned[-1][0].x0 <= ALIGNED_PT:
             aligned[-1].append(cell)
         else:
             aligned.append([cell])
-    columns: list[list[_Cell]] = []
+    columns: list[list[Cell]] = []
     for group in aligned:
         group.sort(key=lambda c: c.y0)
         columns.append([group[0]])

@@ -105,6 +105,17 @@ def _date_valid(m: re.Match[str]) -> bool:
     return _real_date(int(g[11]), _MONTH_NAMES.get(g[10].lower(), 0), int(g[9]))
 
 
+def names_a_birth_date(label: str) -> bool:
+    """Whether a form's label asks for a date of birth ("Date of Birth", "DOB")."""
+    return _DOB_CUE.search(label) is not None
+
+
+def real_date(text: str) -> bool:
+    """Whether `text` is one date, and a real one ("04/14/1995", "3 March 1984")."""
+    m = _DATE.fullmatch(text)
+    return m is not None and _date_valid(m)
+
+
 def find_dates_of_birth(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each real date shortly after a birth cue."""
     if _DOB_WORD.search(text.lower()) is None:

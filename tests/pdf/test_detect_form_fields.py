@@ -2,15 +2,18 @@
 around them: a W-2 puts "Last name" over "Hodges" and the model, reading the surname
 alone, found no one there ("Anastasia", under "first name", it read). The cell just under
 a name label is proposed where it reads as a name; a label whose value stands beside it,
-a name of something else and the next label of a list are not."""
+a name of something else and the next label of a list are not. A consent form writes
+its date of birth over the line its label stands under: a real date under or over a
+label for one is proposed."""
 
 from __future__ import annotations
 
 import pymupdf
 
-from review.pdf.columns import labelled_names
 from review.pdf.detect import detect
+from review.pdf.form_fields import labelled_values
 from review.pdf.pagetext import TEXT_FLAGS, PageText
+from review.pdf.patterns import DOB, PERSON
 from review.pdf.words import words_of
 from tests.pdf.test_detect_entities import full, marked_texts
 
@@ -44,11 +47,14 @@ def test_a_surname_under_its_forms_label_is_proposed() -> None:
     assert {"Hodges", "Louise Anne Farrar"} <= people(pdf)
 
 
-def labelled(pdf: bytes) -> list[str]:
-    """What the label rule alone reads as names, without the model's readings."""
+def labelled(pdf: bytes, category: str = PERSON) -> list[str]:
+    """What the label rule alone reads as names (or dates of birth), without the model's
+    readings."""
     textpage = pymupdf.open(stream=pdf, filetype="pdf")[0].get_textpage(flags=TEXT_FLAGS)
     page_text = PageText(textpage, [w for w in words_of(textpage) if w[4].strip()])
-    return [page_text.text[hit.start : hit.end] for hit in labelled_names(page_text, [])]
+    return [
+        page_text.text[hit.start : hit.end] for hit in labelled_values(page_text, [], {category})
+    ]
 
 
 def test_what_lies_under_a_label_that_is_no_persons_name_is_not_proposed() -> None:
@@ -93,3 +99,26 @@ def test_the_label_rule_reads_the_surname_and_the_given_name_under_their_labels(
     )
 
     assert sorted(labelled(pdf)) == ["Anastasia", "Hodges"]
+
+
+def test_a_date_over_or_under_its_birth_date_label_is_proposed() -> None:
+    pdf = form_pdf(
+        [
+            (332, 60, 11, "04/14/1995"),
+            (332, 71, 9, "Date of Birth"),
+            (422, 60, 11, "26"),
+            (422, 71, 9, "Age"),
+            (40, 200, 9, "DOB"),
+            (40, 214, 11, "3 March 1984"),
+            # A date over a label for another date; no date under a birth date label.
+            (339, 560, 11, "08/01/2021"),
+            (339, 571, 9, "Date"),
+            (200, 200, 9, "Birth date"),
+            (200, 214, 11, "Unknown"),
+        ]
+    )
+
+    assert sorted(labelled(pdf, DOB)) == ["04/14/1995", "3 March 1984"]
+    marked = marked_texts(pdf, detect(pdf, full()), DOB)
+    assert all(any(date in text for text in marked) for date in ("04/14/1995", "3 March 1984"))
+    assert not any("08/01/2021" in text for text in marked)
