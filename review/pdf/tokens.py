@@ -260,14 +260,28 @@ def found_unexplained(
     drawn, so that a fragment blanked out of the next string ("1", a footnote mark cut
     from another line) does not cut the word it continues ("(SNCF-Metrik)" then "(1)").
     `any_needle` finds the strings that hold any needle at all, in one scan each (only
-    those are blanked: blanking makes no needle)."""
+    those are blanked: blanking makes no needle). A two-byte needle is not looked for
+    in a string of glyph numbers (`_glyph_numbers`)."""
     return any(
         not _runs_on(needle, drawn, index, start, end, shown)
         for index, text in enumerate(drawn)
         if any_needle.search(text)
         for blanked in (without(text, fragments),)
         for needle in needles
+        if needle.unit == 1 or not _glyph_numbers(text)
         for start, end in needle.places(blanked)
+    )
+
+
+def _glyph_numbers(text: bytes) -> bool:
+    """A string of two-byte units one of which is a control character as UTF-16: the
+    glyph numbers of a font set through Identity-H, not text, where 3 is the space
+    glyph of most TrueType fonts. "JACKIE WALORSKI" in such a font holds the bytes of
+    "256" in UTF-16 ("ORS" is glyphs 50, 53 and 54), a redacted vote count elsewhere
+    (an Indiana county's primary results, refused)."""
+    return len(text) % 2 == 0 and any(
+        text[i] == 0 and text[i + 1] < 0x20 and text[i + 1] not in b"\t\n\r"
+        for i in range(0, len(text), 2)
     )
 
 
