@@ -17,6 +17,15 @@ from review.pdf.patterns import DOB, PERSON
 from review.pdf.words import words_of
 from tests.pdf.test_detect_entities import full, marked_texts
 
+# A W-2's employee: labels in 7 points over the values in 12.
+W2_NAMES = [
+    (42.0, 188.0, 7.0, "e Employee's first name and initial"),
+    (177.0, 188.0, 7.0, "Last name"),
+    (313.0, 188.0, 7.0, "Suff."),
+    (73.0, 203.0, 12.0, "Anastasia"),
+    (200.0, 203.0, 12.0, "Hodges"),
+]
+
 
 def form_pdf(texts: list[tuple[float, float, float, str]]) -> bytes:
     """A page of (x, baseline, font size, text) pieces, each written on its own."""
@@ -34,11 +43,7 @@ def people(pdf: bytes) -> set[str]:
 def test_a_surname_under_its_forms_label_is_proposed() -> None:
     pdf = form_pdf(
         [
-            (42, 188, 7, "e Employee's first name and initial"),
-            (177, 188, 7, "Last name"),
-            (313, 188, 7, "Suff."),
-            (73, 203, 12, "Anastasia"),
-            (200, 203, 12, "Hodges"),
+            *W2_NAMES,
             (42, 300, 7, "Full Name:"),
             (44, 315, 10, "Louise Anne Farrar"),
         ]
@@ -88,15 +93,7 @@ def test_what_lies_under_a_label_that_is_no_persons_name_is_not_proposed() -> No
 
 
 def test_the_label_rule_reads_the_surname_and_the_given_name_under_their_labels() -> None:
-    pdf = form_pdf(
-        [
-            (42, 188, 7, "e Employee's first name and initial"),
-            (177, 188, 7, "Last name"),
-            (313, 188, 7, "Suff."),
-            (73, 203, 12, "Anastasia"),
-            (200, 203, 12, "Hodges"),
-        ]
-    )
+    pdf = form_pdf(W2_NAMES)
 
     assert sorted(labelled(pdf)) == ["Anastasia", "Hodges"]
 

@@ -6,27 +6,20 @@ ThuluthFeatures.pdf and freetext_no_appearance.pdf), and sanitize removed it."""
 
 from __future__ import annotations
 
-import pathlib
-
 import pymupdf
-import pytest
 
 from review.pdf.hidden import analyse_page
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.fonts import truetype_page
 
-# Debian's fonts-dejavu-core (fontconfig's, so there wherever Chromium is installed).
-DEJAVU = pathlib.Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 GREETING = "\ufe8d\ufedf\ufeb4\ufefc\ufee1 \ufecb\ufee0\ufef4\ufedc\ufee2"  # with a lam-alef
 
 
 def clipped_arabic_page() -> bytes:
-    if not DEJAVU.exists():
-        pytest.skip(f"needs {DEJAVU} (apt-get install fonts-dejavu-core)")
     doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+    page = truetype_page(doc)
     page.insert_text((72, 100), GREETING, fontname="dv", fontsize=14)
     page.insert_text((72, 140), "Reference 2291 of the request", fontname="dv", fontsize=11)
     page.clean_contents()  # one content stream

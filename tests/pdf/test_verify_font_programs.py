@@ -7,18 +7,13 @@ is passed over, as an image is."""
 
 from __future__ import annotations
 
-import pathlib
-
 import pymupdf
-import pytest
 
 from review.pdf.geometry import normalize
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-
-# Debian's fonts-dejavu-core (fontconfig's, so there wherever Chromium is installed).
-DEJAVU = pathlib.Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+from testkit.fonts import truetype_page
 
 
 def _without_length1(pdf: bytes) -> bytes:
@@ -32,11 +27,8 @@ def _without_length1(pdf: bytes) -> bytes:
 
 
 def test_a_font_program_without_length1_is_no_text() -> None:
-    if not DEJAVU.exists():
-        pytest.skip(f"needs {DEJAVU} (apt-get install fonts-dejavu-core)")
     doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+    page = truetype_page(doc)
     page.insert_text((72, 100), "Bitstream Copyright votes", fontname="dv", fontsize=11)
     page.insert_text((72, 130), "Precinct totals follow", fontname="dv", fontsize=11)
     pdf = doc.tobytes()
