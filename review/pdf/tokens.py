@@ -26,6 +26,8 @@ _WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
 # two-byte font reads <0003>).
 _BREAK = bytes(range(0x21))
+# Tokens shorter than this are checked by position only (`verify`'s text_under_box).
+MIN_TOKEN_LEN = 3
 # Strings one word may be drawn in, each by its own operator (`_runs_on`).
 RUN_ON_STRINGS = 8
 # Any character past ASCII, in a word as `_byte_blind` writes it (no byte reads as it).
@@ -341,3 +343,20 @@ def _glued(texts: list[bytes], index: int) -> bool:
 
 def _has_break(data: bytes) -> bool:
     return any(byte in _BREAK for byte in data)
+
+
+def token_of(word: str) -> str:
+    """The word without surrounding punctuation, or "" when under 3 characters: short
+    tokens are checked by position only."""
+    token = word.strip(STRIP)
+    return token if len(token) >= MIN_TOKEN_LEN else ""
+
+
+def is_stamp(word: str, stamps: set[str]) -> bool:
+    """`word` is a legal-reason stamp, or several run together: two marks on one box
+    print two stamps, which extract as one word ("(b)(6)(b)(6)")."""
+    ends = {0}  # where a run of stamps read from the start of `word` can end
+    for start in range(len(word)):
+        if start in ends:
+            ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
+    return bool(word) and len(word) in ends

@@ -91,7 +91,6 @@ from review.pdf.slanted import slanted_glyphs
 from review.pdf.stream_leftovers import leftovers
 from review.pdf.tokens import (
     DASHES,
-    STRIP,
     Shown,
     Words,
     bare,
@@ -100,6 +99,8 @@ from review.pdf.tokens import (
     found_in_any,
     found_unexplained,
     fragment_patterns,
+    is_stamp,
+    token_of,
 )
 from review.pdf.word_geometry import (
     Boxes,
@@ -113,7 +114,6 @@ from review.pdf.word_geometry import (
     page_words,
 )
 
-MIN_TOKEN_LEN = 3
 COLLATERAL_TOLERANCE = 0.002
 # Keys of PyMuPDF's `Document.metadata` that it reads off the file itself ("PDF 1.7"),
 # not from its document information: nothing of the document's text.
@@ -199,10 +199,10 @@ def _check(
             parts = own_runs(inner, page_runs()) if inner else []
             if not page_boxes.under(rect, down, slanted, parts):
                 outside.append(text)
-            elif token := _token(text):
+            elif token := token_of(text):
                 redacted.add(fold(token))
                 spellings.update({token, token.translate(DASHES)})
-    redacted -= {fold(_token(raw)) for raw in stamps}
+    redacted -= {fold(token_of(raw)) for raw in stamps}
     words = Words(redacted) if redacted else None
     # Occurrences outside every box, counted exactly as the output's are below (so "post"
     # in "post-service" counts on both sides). Hidden copies count here too: whatever of
@@ -233,13 +233,13 @@ def _check(
         covered = [
             rect
             for rect, text in after.words
-            if page_boxes.covers(rect, after.runs_down(rect)) and not _is_stamp(text, stamps)
+            if page_boxes.covers(rect, after.runs_down(rect)) and not is_stamp(text, stamps)
         ]
         under = 0
         if covered:  # glyphs are read only for a page where some word lies under a box
             slanted = slanted_glyphs(textpage)
             # A stamp's glyphs are no part of a word whose box reaches over them.
-            stamped = {rect for rect, text in after.words if _is_stamp(text, stamps)}
+            stamped = {rect for rect, text in after.words if is_stamp(text, stamps)}
             runs = [run for run in glyph_runs(textpage) if run not in stamped]
             under = sum(
                 1
@@ -436,20 +436,3 @@ def _side_channel_hits(
         if hit:
             failures.append(Failure("redacted_string_present", xref=xref))
     return [failure for failure in failures if failure.xref not in named_collections]
-
-
-def _token(word: str) -> str:
-    """The word without surrounding punctuation, or "" when under 3 characters: short
-    tokens are checked by position only."""
-    token = word.strip(STRIP)
-    return token if len(token) >= MIN_TOKEN_LEN else ""
-
-
-def _is_stamp(word: str, stamps: set[str]) -> bool:
-    """`word` is a legal-reason stamp, or several run together: two marks on one box
-    print two stamps, which extract as one word ("(b)(6)(b)(6)")."""
-    ends = {0}  # where a run of stamps read from the start of `word` can end
-    for start in range(len(word)):
-        if start in ends:
-            ends.update(start + len(stamp) for stamp in stamps if word.startswith(stamp, start))
-    return bool(word) and len(word) in ends
