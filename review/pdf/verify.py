@@ -233,7 +233,8 @@ def _check(
         covered = [
             rect
             for rect, text in after.words
-            if page_boxes.covers(rect, after.runs_down(rect)) and not is_stamp(text, stamps)
+            if all(page_boxes.covers(rect, way) for way in after.ways(rect))
+            and not is_stamp(text, stamps)
         ]
         under = 0
         if covered:  # glyphs are read only for a page where some word lies under a box
@@ -244,7 +245,7 @@ def _check(
             under = sum(
                 1
                 for rect in covered
-                if page_boxes.under(rect, after.runs_down(rect), slanted, runs)
+                if all(page_boxes.under(rect, way, slanted, runs) for way in after.ways(rect))
             )
         if under:
             failures.append(Failure("text_under_box", page=page_no, count=under))

@@ -47,10 +47,21 @@ class PageWords:
     # Boxes of the words whose own line runs the other way: a map's title set up its
     # side (pdfminer's issue-1008 sample), a table's turned column heads.
     crosswise: set[Quad] = field(default_factory=set)
+    # Boxes of the glyphs alone on their lines, whose way nothing tells (`ways`).
+    lone: set[Quad] = field(default_factory=set)
 
     def runs_down(self, rect: Quad) -> bool:
         """Whether the line of the word boxed `rect` runs down the unrotated page."""
         return self.vertical != (rect in self.crosswise)
+
+    def ways(self, rect: Quad) -> tuple[bool, ...]:
+        """The ways the word boxed `rect` is judged under a box in: its line's, or both
+        for a glyph alone on its line, which is under a box only if it is either way.
+        The "E" that ends "TRUMP/VANC" on the next line of a column head, set across a
+        sheet of figures that runs down the page (openelections' Summit County report),
+        reaches 1.6 points into a box over that line; taken the figures' way, it was
+        held along its line, and the release was refused."""
+        return (False, True) if rect in self.lone else (self.runs_down(rect),)
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         if not self.hidden:
@@ -73,10 +84,12 @@ def page_words(textpage: pymupdf.TextPage) -> PageWords:
     clipping path cut away is `unseen_content`'s business."""
     found = words_of(textpage)
     vertical = _runs_down(found)
+    on_line = Counter((w[5], w[6]) for w in found)
     return PageWords(
         words=[(w[:4], w[4]) for w in found],
         vertical=vertical,
         crosswise=_crosswise(found, vertical, textpage),
+        lone={w[:4] for w in found if len(w[4]) < 2 and on_line[w[5], w[6]] == 1},
     )
 
 
