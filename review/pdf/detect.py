@@ -34,10 +34,9 @@ from review.pdf.detection_policy import DetectionPolicy as DetectionPolicy
 from review.pdf.detection_policy import detection_settings_errors as detection_settings_errors
 from review.pdf.entities import every_occurrence
 from review.pdf.finder import Finder
-from review.pdf.form_fields import LABELLED_CONFIDENCE, labelled_values
+from review.pdf.form_fields import labelled_values
 from review.pdf.geometry import Box, normalize
 from review.pdf.hidden import HiddenContent, page_hidden
-from review.pdf.identifiers import DOB
 from review.pdf.layers import layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.number_occurrences import every_occurrence_of_cued_numbers
@@ -208,9 +207,7 @@ def _found_in(
     hits = finder.hits(page_text.text)
     if finder.floors.get(PERSON, 2.0) <= NAME_COLUMN_CONFIDENCE:
         hits.extend(column_names(page_text, hits))
-    wanted = {c for c in (PERSON, DOB) if finder.floors.get(c, 2.0) <= LABELLED_CONFIDENCE}
-    if wanted:
-        hits.extend(labelled_values(page_text, hits, wanted))
+    hits.extend(labelled_values(page_text, hits, finder.floors))
     return [
         Found(index, rects, hit, source, policy.text_hash(hit.normalized), hit.reason)
         for hit in hits

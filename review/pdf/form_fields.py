@@ -11,7 +11,7 @@ under or over a label for a date of birth is one where it is a real date.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from review.pdf.columns import ALIGNED_PT, Cell, line_cells
 from review.pdf.given_names import everyday_words
@@ -45,9 +45,13 @@ _VALUE_APART = 2.5
 _NAME_VALUE = re.compile(rf"{NAME_WORD}(?:[ ](?:{INITIAL}|{NEXT_NAME_WORD})){{0,3}}")
 
 
-def labelled_values(page_text: PageText, hits: list[Hit], wanted: set[str]) -> list[Hit]:
-    """Names (PERSON) and dates of birth (DOB), of those `wanted`, set apart from their
-    form's label, where no hit has them."""
+def labelled_values(page_text: PageText, hits: list[Hit], floors: Mapping[str, float]) -> list[Hit]:
+    """Names (PERSON) and dates of birth (DOB) set apart from their form's label, where
+    no hit has them, of the categories whose `floors` (the policy's least confidence by
+    category) admit them."""
+    wanted = {c for c in (PERSON, DOB) if floors.get(c, 2.0) <= LABELLED_CONFIDENCE}
+    if not wanted:
+        return []
     text = page_text.text
     cells = line_cells(page_text)
     found: list[Hit] = []

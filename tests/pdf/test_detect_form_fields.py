@@ -58,7 +58,8 @@ def labelled(pdf: bytes, category: str = PERSON) -> list[str]:
     textpage = pymupdf.open(stream=pdf, filetype="pdf")[0].get_textpage(flags=TEXT_FLAGS)
     page_text = PageText(textpage, [w for w in words_of(textpage) if w[4].strip()])
     return [
-        page_text.text[hit.start : hit.end] for hit in labelled_values(page_text, [], {category})
+        page_text.text[hit.start : hit.end]
+        for hit in labelled_values(page_text, [], {category: 0.0})
     ]
 
 
