@@ -33,6 +33,8 @@ _SURNAME_BEFORE = re.compile(rf"(?:^|\n|:)[ ]*([{CAPITAL}][{CAPITAL}'’-]+),[ ]
 # ("MARCELO" of "MARCELO ANDRE CORTES VILLELA" heading a police order: it read the rest).
 _CAPITALS_BEFORE = re.compile(rf"(?:^|\n)[ ]*((?:[{CAPITAL}][{CAPITAL}'’-]+[ ]+)+)\Z")
 _TITLE_BEFORE = re.compile(rf"(?<![\w-])(?:{TITLES})\.?[ ]\Z")
+# A possessive within a reading, more words after it.
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s(?=[ \n])")
 # A web address, which no one's name holds.
 _WEB_ADDRESS = re.compile(r"(?i)\bwww\.|://|\.(?:com|org|net|gov|edu|info|biz|io)\b")
 
@@ -52,6 +54,11 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     given name after its comma ("WILLIAMS, KAREN", which alone is no acronym), and a
     given name in capitals the surname before it ("SUBJECT: JOHNSON, MARCUS T.")."""
     start, end = _with_particles(text, *_whole_words(text, start, end))
+    possessive = _POSSESSIVE.search(text, start, end)
+    if possessive is not None:
+        # A name ends at its possessive: "Jane Doe's Motion" is Jane Doe's, and
+        # "Petitioner’s Second Amended Petition" no one's.
+        end = possessive.end()
     lines: list[tuple[int, int]] = []
     pos = start
     for line in text[start:end].split("\n"):
@@ -156,9 +163,13 @@ def name_in_reading(text: str, recased: str, start: int, end: int) -> tuple[int,
     if recased is not text:
         spans.append(name_span(text, start, end))
     name = max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
-    if name is not None and _in_web_address(text, *name):
+    if name is not None and (_in_web_address(text, *name) or _ET_AL.match(text, *name)):
         return None
     return name
+
+
+# The "al." of "et al." after a party's name, which the model reads as a person.
+_ET_AL = re.compile(r"(?<=et[ \n])al\Z")
 
 
 def _in_web_address(text: str, start: int, end: int) -> bool:

@@ -24,7 +24,11 @@ _NOT_NAME_WORDS = frozenset(
     "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
     "statement form report summary details notice letter interview madam corporation "
     "incorporated limited holdings industries enterprises associates partners "
-    "international insurance bank trust foundation university hospital school".split()
+    "international insurance bank trust foundation university hospital school "
+    # a court's own words, which the model reads as people in an order's sentences
+    # ("the date of this Order", "a Writ of Habeas Corpus", "Copies furnished to:")
+    "order orders petition motion writ habeas corpus subpoena docket certiorari mandamus "
+    "judgment judgement injunction memorandum copies".split()
 )
 
 
@@ -36,7 +40,12 @@ def plausible_name(value: str) -> bool:
         return False
     if len(words) == 1 and value.isupper():
         return False
+    if any(w in _CASE_TITLE_WORDS for w in words):
+        return False  # "Thomas v. Arn": two parties of a cited case, not one person
     return not any(w.strip(".,").casefold() in _NOT_NAME_WORDS for w in words)
+
+
+_CASE_TITLE_WORDS = frozenset(("v", "v.", "vs", "vs."))
 
 
 # Titles and ranks written before a name.
@@ -60,9 +69,11 @@ OFFICER_RANK_WORDS = frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?
 # "Judge" are names too, and a title kept is only redacted with its name.
 EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
-    "respondent respondents appellant petitioner tenant "
+    "respondent respondents appellant petitioner tenant garnishee garnishor movant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
     "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
+    # a citation's signal before a cited case ("See Williams v. McNeil")
+    "see cf accord citing quoting "
     # a greeting's words, before the name the model reads them with
     "dear hi hello thanks estimado estimada sehr geehrte geehrter liebe lieber bonjour "
     "cher chère hola geachte beste gentile egregio egregia caro cara prezado prezada "
@@ -123,7 +134,7 @@ def _edge_word(text: str, start: int, end: int) -> bool:
     perhaps past `end`; "MRN") or no word at all ("(F,")."""
     word = text[start:end]
     return (
-        bare_word(word) in EDGE_WORDS
+        bare_word(word).removesuffix("'s").removesuffix("’s") in EDGE_WORDS
         or text[end - 1 : end + 1].endswith(":")
         or not any(c.isalpha() for c in word)
     )

@@ -189,7 +189,8 @@ _CASE_PARTY = re.compile(
 )
 _PUBLIC_PARTIES = frozenset(
     "state people commonwealth united states america city county department government "
-    "republic kingdom crown regina rex board authority".split()
+    "republic kingdom crown regina rex board authority commission attorney general "
+    "secretary warden sheriff governor administration agency bureau office".split()
 )
 
 

@@ -1,0 +1,64 @@
+"""A court's order names its parties, and the words of its own procedure are no names:
+the small model reads "Order", "Habeas Corpus", "Garnishee" and "et al." as people, and
+the cues took an agency in a caption and a cited case for parties, and a reading ran on
+past a name's possessive (orders of the Southern District of Florida, published on
+govinfo)."""
+
+from __future__ import annotations
+
+from review.pdf.name_span import name_in_reading
+from testkit.corpus import simple_pdf
+from tests.pdf.test_detect_entities import people_in
+
+ORDER = simple_pdf(
+    [
+        "UNITED STATES DISTRICT COURT",
+        "SOUTHERN DISTRICT OF FLORIDA",
+        "PEDRO ORTIZ,",
+        "Petitioner,",
+        "v.",
+        "SECRETARY, FLORIDA DEPARTMENT",
+        "OF CORRECTIONS, and",
+        "FLORIDA ATTORNEY GENERAL,",
+        "Respondents.",
+        "SECURITIES AND EXCHANGE COMMISSION,",
+        "Plaintiff,",
+        "vs.",
+        "FREDERIC ELMALEH, et al.,",
+        "Defendants.",
+        "Petitioner Pedro Ortiz's Second Amended Petition under 28 U.S.C. § 2254 for a Writ",
+        "of Habeas Corpus is DISMISSED. As of the date of this Order, no objections have been",
+        "filed. On August 10, 2023, Garnishee served its amended answer, and Plaintiff shall",
+        "recover from Garnishee the sum of $7,297.50. See Williams v. McNeil, 557 F.3d 1287,",
+        "1290 (11th Cir. 2009); Thomas v. Arn, 474 U.S. 140 (1985).",
+        "Copies furnished to:",
+        "Counsel of record",
+    ]
+)
+
+
+def test_a_court_orders_parties_are_proposed_and_its_own_words_are_not() -> None:
+    people = [p.removesuffix("'s").removesuffix("’s") for p in people_in(ORDER)]
+
+    assert {"PEDRO ORTIZ", "Pedro Ortiz", "FREDERIC ELMALEH"} <= set(people)
+    procedure = {"order", "petition", "habeas", "corpus", "garnishee", "al", "copies"}
+    assert not [p for p in people if procedure & {w.strip(".,").casefold() for w in p.split()}]
+    public = {"attorney", "general", "securities", "commission", "secretary"}
+    assert not [p for p in people if public & {w.casefold() for w in p.split()}]
+    assert not [p for p in people if " v. " in p or p.startswith("See ")]
+
+
+def test_a_name_the_model_reads_on_past_its_possessive_ends_there() -> None:
+    """The model read "Reid’s Report" and "Petitioner’s Second Amended Petition" as
+    people: the first lost the judge's name (a report is no one's name), the second
+    proposed "Second Amended"."""
+    text = "I have considered Judge Reid’s Report and Recommendation.\n"
+    text += "Petitioner’s Second Amended Petition is DENIED."
+
+    def read(reading: str) -> str | None:
+        start = text.index(reading)
+        span = name_in_reading(text, text, start, start + len(reading))
+        return None if span is None else text[span[0] : span[1]]
+
+    assert read("Reid’s Report and Recommendation") == "Reid’s"
+    assert read("Petitioner’s Second Amended Petition") is None
