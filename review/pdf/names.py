@@ -266,10 +266,15 @@ _WORD_BEFORE = re.compile(r"(\w+)[ ]\Z")
 
 # The parties named in a court filing's caption, above their part or before it on their
 # line ("JOHN DOE and MARIA ELENA RUIZ,\n Plaintiffs,", "DESHAWN TERRELL MCALLISTER,
-# Defendant."), in the capitals the small model does not read as names.
+# Defendant."), in the capitals the small model does not read as names; with the name
+# they were known by and the others of the case ("AMANDA ELM f/k/a Amanda Elmaleh,\n
+# Relief Defendant.", "FREDERIC ELM f/k/a Frederic Elmaleh, et al.,\nDefendants,").
+_CAPTION_NAME = rf"({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}})"
 _CAPTION_PARTIES = re.compile(
-    rf"(?:^|\n)[ ]*({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}})"
-    rf"(?:,? and ({NAME_WORD}(?: {NEXT_NAME_WORD}){{1,4}}))?(?:,?[ ]*\n[ ]*|,[ ]+)"
+    rf"(?:^|\n)[ ]*{_CAPTION_NAME}"
+    rf"(?:,? and {_CAPTION_NAME})?(?:[ ](?i:[fan]/k/a|[fa]\.?k\.?a\.?)[ ]{_CAPTION_NAME})?"
+    r"(?:,?[ ]et[ ]al\.?)?(?:,?[ ]*\n[ ]*|,[ ]+)"
+    r"(?i:(?:relief|nominal|third[- ]party|intervening|counter|cross)[ -])?"
     r"(?i:plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|"
     r"claimants?|movants?)\b"
 )
@@ -277,7 +282,7 @@ _CAPTION_PARTIES = re.compile(
 
 def _caption_parties(text: str) -> Iterator[tuple[int, int]]:
     for m in _CAPTION_PARTIES.finditer(text):
-        for group in (1, 2):
+        for group in (1, 2, 3):
             if (
                 m[group]
                 and plausible_name(m[group])

@@ -1,7 +1,7 @@
 """A court's order names its parties, and the words of its own procedure are no names:
 the small model reads "Order", "Habeas Corpus", "Garnishee" and "et al." as people, and
-the cues took an agency in a caption and a cited case for parties, and a reading ran on
-past a name's possessive (orders of the Southern District of Florida, published on
+the cues took an agency in a caption and a cited case for parties, missed a party
+written with the name she was known by, and a reading ran on past a name's possessive (orders of the Southern District of Florida, published on
 govinfo)."""
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ ORDER = simple_pdf(
         "SECURITIES AND EXCHANGE COMMISSION,",
         "Plaintiff,",
         "vs.",
-        "FREDERIC ELMALEH, et al.,",
-        "Defendants.",
+        "FREDERIC ELM f/k/a Frederic Elmaleh, et al.,",
+        "Defendants,",
+        "and",
+        "AMANDA ELM f/k/a Amanda Elmaleh,",
+        "Relief Defendant.",
         "Petitioner Pedro Ortiz's Second Amended Petition under 28 U.S.C. § 2254 for a Writ",
         "of Habeas Corpus is DISMISSED. As of the date of this Order, no objections have been",
         "filed. On August 10, 2023, Garnishee served its amended answer, and Plaintiff shall",
@@ -40,7 +43,8 @@ ORDER = simple_pdf(
 def test_a_court_orders_parties_are_proposed_and_its_own_words_are_not() -> None:
     people = [p.removesuffix("'s").removesuffix("’s") for p in people_in(ORDER)]
 
-    assert {"PEDRO ORTIZ", "Pedro Ortiz", "FREDERIC ELMALEH"} <= set(people)
+    parties = {"PEDRO ORTIZ", "Pedro Ortiz", "FREDERIC ELM", "AMANDA ELM", "Amanda Elmaleh"}
+    assert parties <= set(people)
     procedure = {"order", "petition", "habeas", "corpus", "garnishee", "al", "copies"}
     assert not [p for p in people if procedure & {w.strip(".,").casefold() for w in p.split()}]
     public = {"attorney", "general", "securities", "commission", "secretary"}
