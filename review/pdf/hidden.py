@@ -8,8 +8,8 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `outside_crop_box`: glyphs or images wholly outside the crop box (or the media box);
   a glyph the page edge cuts through was partly seen and stays;
 - `covered`: text, or a whole image, painted over later by an opaque fill or image
-  (text under paint in another blend mode than Normal: if the page renders the same
-  without it);
+  (a glyph by its ink: `ink_boxes`; text under paint in another blend mode than
+  Normal: if the page renders the same without it);
 - `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying on the
   scanned image it was read from, above or below it, is not hidden: the reviewer saw the
   image);
@@ -45,6 +45,7 @@ import pymupdf
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_ink import judged_at, seen_on_glyphs
 from review.pdf.glyph_keys import UNKNOWN, char_key, drawn_again, kept, kept_by_clips
+from review.pdf.ink_boxes import inks_painted_over
 from review.pdf.layers import layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
@@ -176,6 +177,7 @@ def analyse_page(
     trace = page.get_texttrace()
     painters = Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
     clip_kept = kept_by_clips(page, trace, clipped_text) if trace else None
+    inks = inks_painted_over(page, area, trace, painters) if painters is not None else {}
     hidden: list[HiddenGlyph] = []
     hidden_chars: list[tuple] = []  # the trace's record of each hidden glyph
     same: list[tuple[int, tuple[Quad, int, tuple[float, float, float]]]] = []  # by index
@@ -230,7 +232,8 @@ def analyse_page(
                 # (a combining mark) is clipped by nothing.
                 may_cut = paint.clips_may_cut(seqno, rect) or not within(rect, area)
                 cut = clip_kept if may_cut else None
-                kind = _glyph_kind(char, rect, colour, cut, painters, seqno)
+                ink = inks.get((seqno, char[2]))
+                kind = _glyph_kind(char, rect, ink, colour, cut, painters, seqno)
                 cut_by_the_fill = tiled and intersects(rect, paint.cells[seqno])
                 kind = None if cut_by_the_fill and kind == CLIPPED else kind
             if kind is None:
@@ -387,9 +390,10 @@ def _span_kind(span: dict, box: Quad, painters: Painters | None, paint: PaintLog
     return TINY if small and span["size"] < min(TINY_PT, drawn_large_from) else None
 
 
-def _glyph_kind(
+def _glyph_kind(  # noqa: PLR0913
     char: tuple,
     rect: Quad,
+    ink: Quad | None,
     colour: tuple[float, float, float] | None,
     clip_kept: set[tuple[str, int, int]] | None,
     painters: Painters | None,
@@ -400,8 +404,8 @@ def _glyph_kind(
     if painters is not None and painters.blended_over(rect, seqno):
         if painters.text_shows(rect):
             return None
-        return _glyph_kind(char, rect, colour, None, None, seqno) or COVERED
-    if painters is not None and painters.covered(rect, seqno):
+        return _glyph_kind(char, rect, ink, colour, None, None, seqno) or COVERED
+    if painters is not None and painters.covered(ink or rect, seqno):
         return COVERED
     if colour is None:
         return None

@@ -64,8 +64,10 @@ def _ink(font: mupdf.FzFont, gid: int, shape: mupdf.FzMatrix) -> mupdf.FzRect:
 
 def glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
     """Whether `box` lies over half of a glyph of `text` (other than a space), each glyph
-    measured as `get_texttrace` does (advance by ascender to descender); always true for
-    text that is not upright, which this does not measure."""
+    measured as `get_texttrace` does (advance by ascender to descender), or over half of
+    its ink (a bar drawn tight over a word in small letters covers less than half of
+    their boxes: `ink_boxes`); always true for text that is not upright, which this does
+    not measure."""
     a, b, c, d, e, f = ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f
     span = text.m_internal.head
     while span:
@@ -90,10 +92,21 @@ def glyph_under(text: mupdf.FzText, ctm: mupdf.FzMatrix, box: Quad) -> bool:
                 continue
             advance = mupdf.ll_fz_advance_glyph(font, item.gid, span.wmode) if item.gid >= 0 else 0
             glyph = (x, y - above, x + advance * size, y - below)
-            if overlap(glyph, box) >= 0.5 * area_of(glyph):
+            met = overlap(glyph, box)
+            if met >= 0.5 * area_of(glyph) or (met > 0 and _ink_under(span, item, ctm, box)):
                 return True
         span = span.next
     return False
+
+
+def _ink_under(span, item, ctm: mupdf.FzMatrix, box: Quad) -> bool:  # noqa: ANN001
+    trm = span.trm
+    at = mupdf.fz_make_matrix(trm.a, trm.b, trm.c, trm.d, item.x, item.y)
+    ink = mupdf.ll_fz_bound_glyph(
+        span.font, item.gid, mupdf.ll_fz_concat(at.internal(), ctm.internal())
+    )
+    inked = (ink.x0, ink.y0, ink.x1, ink.y1)
+    return area_of(inked) > 0 and overlap(inked, box) >= 0.5 * area_of(inked)
 
 
 def flat(text, ctm) -> bool:  # noqa: ANN001

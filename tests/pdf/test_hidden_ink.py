@@ -1,0 +1,77 @@
+"""What a later fill covers is judged on the glyphs' ink, not on their boxes (which run
+from the font's ascender to its descender). A bar drawn tight over a name covers all of
+its letters' ink and three fifths of their boxes, or less than half of them in small
+letters: the name was judged seen, kept under the bar and released. A form's white check
+boxes cover nine tenths of the boxes of the underscores drawn under them and not their
+ink, which shows below each box: the underscores were cut from the release as hidden
+(a Federal Circuit form in freelawproject's doctor test assets)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from review.pdf.hidden import find_hidden
+from review.pdf.redact import burn_in
+from review.pdf.sanitize import sanitize
+from review.pdf.verify import verify
+
+BASELINE = 100.0
+SIZE = 12.0
+
+
+def _page(words: str, font: str, bar: tuple[float, float], fill: tuple[float, ...]) -> bytes:
+    """A line "Filed by `words` today." with a bar from `bar[0]` above the baseline to
+    `bar[1]` below it, over `words` alone (in fractions of the font size)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, BASELINE), f"Filed by {words} today.", fontsize=SIZE, fontname=font)
+    page.insert_text((72, BASELINE + 40), "A line nothing covers.", fontsize=SIZE, fontname=font)
+    found = page.get_text("words")
+    start = next(i for i, w in enumerate(found) if w[4] == "by") + 1
+    x0, x1 = found[start][0], found[start + len(words.split()) - 1][2]
+    top, bottom = BASELINE - bar[0] * SIZE, BASELINE + bar[1] * SIZE
+    page.draw_rect(pymupdf.Rect(x0 - 0.3, top, x1 + 0.3, bottom), color=None, fill=fill)
+    return doc.tobytes()
+
+
+def _released_text(pdf: bytes) -> str:
+    output = sanitize(burn_in(pdf, []))
+    assert verify(pdf, output, []).ok
+    return pymupdf.open(stream=output, filetype="pdf")[0].get_text()
+
+
+def test_a_name_under_a_bar_drawn_tight_over_its_capitals_is_hidden() -> None:
+    pdf = _page("JANE ROE", "helv", bar=(0.77, 0.05), fill=(0, 0, 0))
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "JANEROE")]
+    text = _released_text(pdf)
+    assert "JANE" not in text and "ROE" not in text
+    assert "A line nothing covers." in text
+
+
+def test_a_word_in_small_letters_under_a_tight_bar_is_hidden() -> None:
+    """The bar covers less than half of the letters' boxes: the page was settled as
+    plain, and nothing on it looked at."""
+    pdf = _page("name", "tiro", bar=(0.47, 0.02), fill=(0, 0, 0))
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "name")]
+    assert "name" not in _released_text(pdf)
+
+
+def test_a_letter_whose_ink_rises_above_a_tight_bar_is_seen() -> None:
+    pdf = _page("secret", "helv", bar=(0.56, 0.03), fill=(0, 0, 0))
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "secre")]
+
+
+def test_underscores_showing_below_a_white_box_are_kept() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, BASELINE), "_____ Petitioner", fontsize=SIZE, fontname="tiro")
+    # Over 90% of the underscores' boxes (from 90.53 to 102.53); their ink runs from
+    # 100.98 to 101.58, below the box's edge at 101.45.
+    page.draw_rect(pymupdf.Rect(70, 89.5, 103, 101.45), color=(0, 0, 0), fill=(1, 1, 1))
+    pdf = doc.tobytes()
+
+    assert find_hidden(pdf) == []
+    assert "_____" in _released_text(pdf)
