@@ -28,7 +28,7 @@ _NOT_NAME_WORDS = frozenset(
     # a court's own words, which the model reads as people in an order's sentences
     # ("the date of this Order", "a Writ of Habeas Corpus", "Copies furnished to:")
     "order orders petition motion writ habeas corpus subpoena docket certiorari mandamus "
-    "judgment judgement injunction memorandum copies".split()
+    "judgment judgement injunction memorandum copies title".split()
 )
 
 
@@ -69,7 +69,8 @@ OFFICER_RANK_WORDS = frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?
 # "Judge" are names too, and a title kept is only redacted with its name.
 EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
-    "respondent respondents appellant petitioner tenant garnishee garnishor movant "
+    "respondent respondents appellant appellants appellee appellees petitioner petitioners "
+    "intervenor intervenors amicus curiae relator tenant garnishee garnishor movant "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
     "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
     # a citation's signal before a cited case ("See Williams v. McNeil")

@@ -107,7 +107,7 @@ _RANKED_SURNAME = re.compile(
 _NOT_AFTER_RANK = (
     frozenset(
         "safety training involved general chief commissioner superintendent commander mayor "
-        "governor minister head down first friendly special".split()
+        "governor minister head down first friendly special court".split()
     )
     | OFFICER_RANK_WORDS
     | TITLE_WORDS

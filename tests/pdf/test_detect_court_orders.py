@@ -38,6 +38,30 @@ ORDER = simple_pdf(
         "Counsel of record",
     ]
 )
+# A court of appeals' docketing notice and a caption (the Second and First Circuits'
+# in freelawproject's doctor test assets).
+NOTICE = simple_pdf(
+    [
+        "ROBERT A. KATZMANN",
+        "CHIEF JUDGE",
+        "Date: October 31, 2017",
+        "Docket #: 17-3510",
+        "Short Title: National Football League Manag v. National",
+        "Football League Playe",
+        "DC Docket #: 17-cv-6761",
+        "DC Court: SDNY (NEW YORK",
+        "CITY)",
+        "DC Judge: Failla",
+        "DOCKETING NOTICE",
+        "No. 20-1507",
+        "CALVARY CHAPEL OF BANGOR,",
+        "Plaintiff, Appellant,",
+        "v.",
+        "JANET T. MILLS, in her official capacity as Governor of the",
+        "State of Maine,",
+        "Defendant, Appellee.",
+    ]
+)
 
 
 def test_a_court_orders_parties_are_proposed_and_its_own_words_are_not() -> None:
@@ -66,3 +90,12 @@ def test_a_name_the_model_reads_on_past_its_possessive_ends_there() -> None:
 
     assert read("Reid’s Report and Recommendation") == "Reid’s"
     assert read("Petitioner’s Second Amended Petition") is None
+
+
+def test_a_docketing_notices_fields_and_a_partys_role_are_no_names() -> None:
+    """The model read "Appellee" as a person; in the whole notice, "DC Court" was read
+    as a constable's surname and "Short Title" as a speaker of a dialogue."""
+    people = people_in(NOTICE)
+
+    assert {"ROBERT A. KATZMANN", "JANET T. MILLS"} <= set(people)
+    assert not [p for p in people if {"Court", "Title", "Appellee"} & set(p.split())]
