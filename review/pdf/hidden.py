@@ -45,7 +45,7 @@ import pymupdf
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_ink import judged_at, seen_on_glyphs
 from review.pdf.glyph_keys import UNKNOWN, char_key, drawn_again, kept, kept_by_clips
-from review.pdf.ink_boxes import inks_painted_over
+from review.pdf.ink_boxes import block_glyphs, inks_painted_over
 from review.pdf.layers import layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
@@ -175,7 +175,10 @@ def analyse_page(
         return PageAnalysis(hidden=[], visible=[], actual_text=paint.actual_text)
     log = paint.log
     trace = page.get_texttrace()
-    painters = Painters(page, paint) if any(_covers(kind) for kind, _ in log) else None
+    blocks = block_glyphs(page, area, trace)
+    painters = Painters(page, paint) if blocks or any(_covers(k) for k, _ in log) else None
+    if blocks and painters is not None:
+        painters.cover_with(blocks)
     clip_kept = kept_by_clips(page, trace, clipped_text) if trace else None
     inks = inks_painted_over(page, area, trace, painters) if painters is not None else {}
     hidden: list[HiddenGlyph] = []

@@ -17,8 +17,9 @@ from pymupdf import mupdf
 
 from review.pdf.geometry import Quad, area_of, quad
 from review.pdf.glyph_outlines import glyph_matrix
-from review.pdf.painters import Painters
-from review.pdf.paintlog import PaintLog
+from review.pdf.paint_text import BLOCKS
+from review.pdf.painters import Painters, to_rgb
+from review.pdf.paintlog import OPAQUE, PaintLog
 
 Point = tuple[float, float]
 
@@ -37,6 +38,24 @@ def inks_painted_over(
         if not chr(char[0]).isspace() and painters.painted_over(quad(char[3]), span["seqno"])
     ]
     return ink_boxes(page, area, glyphs)
+
+
+def block_glyphs(
+    page: pymupdf.Page, area: Quad, trace: list[dict]
+) -> list[tuple[int, Quad, tuple[float, float, float]]]:
+    """The seqno, ink and colour of each glyph of `paint_text.BLOCKS` the trace fills
+    opaquely: a row of "█" typed over a name hides it as a black bar does."""
+    blocks = {
+        (span["seqno"], char[2]): to_rgb(span["color"])
+        for span in trace
+        if span["type"] == 0 and span.get("opacity", 1.0) >= OPAQUE
+        for char in span["chars"]
+        if char[0] in BLOCKS
+    }
+    if not blocks:
+        return []
+    inks = ink_boxes(page, area, blocks)
+    return [(seqno, ink, blocks[seqno, origin]) for (seqno, origin), ink in inks.items()]
 
 
 def ink_boxes(

@@ -12,6 +12,22 @@ from review.pdf.geometry import Quad, area_of, overlap
 FLAT = 1e-9  # the area (square points) a unit square of text space under which it is flat
 
 
+# Characters whose glyph is a solid rectangle: the blocks (a full one, halves, eighths)
+# and black squares and bars. Typed over words, they hide them as a black box does.
+BLOCKS = frozenset([*range(0x2580, 0x2591), 0x2594, 0x2595, 0x25A0, 0x25AC, 0x25AE, 0x2B1B])
+
+
+def has_blocks(text) -> bool:  # noqa: ANN001
+    """Whether `text` (an fz_text) draws a character of `BLOCKS`."""
+    span = text.head
+    while span:
+        wrapped = mupdf.FzTextSpan(span)
+        if any(wrapped.items(i).ucs in BLOCKS for i in range(span.len)):
+            return True
+        span = span.next
+    return False
+
+
 def drawn_type3_glyph(text) -> bool:  # noqa: ANN001
     """Whether `text` (an fz_text) is one glyph of a Type 3 font. MuPDF draws a Type 3
     glyph it cannot cache (one that strokes or sets colours, or one inside another Type

@@ -127,6 +127,15 @@ class Painters:
         self._shapes_near = BoxGrid([shape[1] for shape in self.shapes], extent)
         self._grounds_near = BoxGrid([ground[1] for ground in self._grounds], extent)
 
+    def cover_with(self, shapes: Sequence[tuple[int, Quad, tuple[float, float, float]]]) -> None:
+        """Count opaque glyphs that paint a solid rectangle (`ink_boxes.block_glyphs`),
+        each by its seqno, ink and colour, among the shapes that cover what lies under."""
+        self.shapes.extend((seqno, ink, colour, False) for seqno, ink, colour in shapes)
+        crop = self.page.cropbox
+        self._shapes_near = BoxGrid(
+            [shape[1] for shape in self.shapes], (0, 0, crop.width, crop.height)
+        )
+
     def _shapes_meeting(
         self, rect: Quad
     ) -> list[tuple[int, Quad, tuple[float, float, float] | None, bool]]:

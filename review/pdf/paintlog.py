@@ -18,7 +18,13 @@ from pymupdf import mupdf
 
 from review.pdf.clip_shapes import Clip, ClipShape, UnreadOutlines
 from review.pdf.geometry import UNBOUNDED, Quad, clamp_to, intersects, within
-from review.pdf.paint_text import drawn_type3_glyph, flat, glyph_under, large_type3_fonts
+from review.pdf.paint_text import (
+    drawn_type3_glyph,
+    flat,
+    glyph_under,
+    has_blocks,
+    large_type3_fonts,
+)
 
 TINY_PT = 1.0  # text under this size is hidden (`hidden.TINY`)
 OPAQUE = 0.99
@@ -279,6 +285,8 @@ class PaintLog(mupdf.FzDevice2):
         if self.plain:
             alpha = self.opacity(alpha)
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
+            if self.plain and has_blocks(text):
+                self._paint_over(box)  # a row of "█" typed over words hides them
             self._painted_now(box, text, ctm)
 
     def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001

@@ -4,9 +4,12 @@ its letters' ink and three fifths of their boxes, or less than half of them in s
 letters: the name was judged seen, kept under the bar and released. A form's white check
 boxes cover nine tenths of the boxes of the underscores drawn under them and not their
 ink, which shows below each box: the underscores were cut from the release as hidden
-(a Federal Circuit form in freelawproject's doctor test assets)."""
+(a Federal Circuit form in freelawproject's doctor test assets). A row of "█" typed
+over a name hid it as a black bar does, and it was taken for text over text."""
 
 from __future__ import annotations
+
+import math
 
 import pymupdf
 
@@ -14,8 +17,10 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.fonts import DEJAVU, truetype_page
 
 BASELINE = 100.0
+BLOCK = "\u2588"  # full block
 SIZE = 12.0
 
 
@@ -75,3 +80,32 @@ def test_underscores_showing_below_a_white_box_are_kept() -> None:
 
     assert find_hidden(pdf) == []
     assert "_____" in _released_text(pdf)
+
+
+def _typed_over(words: str, count: int | None = None) -> bytes:
+    """A line "Filed by `words` today." in DejaVu Sans with a row of full blocks typed
+    over `words` afterwards (or `count` of them from its start), as a text annotation
+    drawn into the page puts it."""
+    doc = pymupdf.open()
+    page = truetype_page(doc)
+    page.insert_text((72, BASELINE), f"Filed by {words} today.", fontsize=SIZE, fontname="dv")
+    found = page.get_text("words")
+    start = next(i for i, w in enumerate(found) if w[4] == words.split()[0])
+    x0, x1 = found[start][0] - 1, found[start + len(words.split()) - 1][2] + 1
+    width = pymupdf.Font(fontfile=str(DEJAVU)).text_length(BLOCK, SIZE)
+    count = math.ceil((x1 - x0) / width) if count is None else count
+    page.insert_text((x0, BASELINE), BLOCK * count, fontsize=SIZE, fontname="dv")
+    return doc.tobytes()
+
+
+def test_a_name_under_a_row_of_full_blocks_typed_over_it_is_hidden() -> None:
+    pdf = _typed_over("JANE ROE")
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "JANEROE")]
+    assert "JANE" not in _released_text(pdf)
+
+
+def test_a_block_typed_over_one_letter_hides_that_letter_alone() -> None:
+    pdf = _typed_over("JANE ROE", count=1)  # over the J alone
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "J")]
