@@ -20,6 +20,7 @@ revisions are `sanitize`'s job, and `verify` is the gate. What it does:
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,6 +93,8 @@ def open_pdf(pdf: bytes) -> pymupdf.Document:
         doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
     prepare_to_read(doc)
     name_empty_glyphs(doc)  # before anything saves it
+    if _DECODE_PARMS_ARRAY.search(pdf):  # a stream's dictionary is never compressed
+        _decode_parms_fitted(doc)
     return doc
 
 
@@ -162,6 +165,34 @@ def save(doc: pymupdf.Document, explicit: frozenset[bytes]) -> bytes:
     (from `ready_for_the_filter`, before any redaction) restored."""
     default_spaces_named(doc)  # again: a redaction's filter dropped what named them
     return restore_text_state(doc.tobytes(**SAVE_OPTIONS), explicit, _RESAVE_OPTIONS)
+
+
+_DECODE_PARMS_ARRAY = re.compile(rb"/DecodeParms\s*\[")
+
+
+def _decode_parms_fitted(doc: pymupdf.Document) -> None:
+    """Give each stream whose /DecodeParms array is not as long as its /Filter array one
+    entry per filter (null for those it lacks). MuPDF reads such a stream, and
+    compressing it on saving fails ("index out of bounds": pdf.js's xobject-image.pdf,
+    an image under two filters with "/DecodeParms [ ]"), so the document could be
+    neither previewed nor released."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    for xref in range(1, doc.xref_length()):
+        try:
+            obj = mupdf.pdf_load_object(pdf, xref)
+        except (RuntimeError, mupdf.FzErrorBase):
+            continue  # a broken object, which saving writes as null
+        parms = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DecodeParms)
+        filters = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Filter)
+        wanted = mupdf.pdf_array_len(filters) if mupdf.pdf_is_array(filters) else 1
+        if not mupdf.pdf_is_array(parms) or mupdf.pdf_array_len(parms) == wanted:
+            continue
+        have = mupdf.pdf_array_len(parms)
+        entries = mupdf.pdf_new_array(pdf, wanted)
+        for i in range(wanted):
+            entry = mupdf.pdf_array_get(parms, i) if i < have else mupdf.PdfObj(mupdf.PDF_NULL)
+            mupdf.pdf_array_push(entries, entry)
+        mupdf.pdf_dict_put(obj, mupdf.PDF_ENUM_NAME_DecodeParms, entries)
 
 
 def _burn_in_prepare(
