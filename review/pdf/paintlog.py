@@ -79,6 +79,7 @@ class PaintLog(mupdf.FzDevice2):
         # Seqnos of the invisible text MuPDF adds after drawing a Type 3 glyph itself
         # (`paint_text.drawn_type3_glyph`): seen, as the drawing just before it.
         self.drawn_glyphs: set[int] = set()
+        self._block_fonts: dict[str, bool] = {}  # `paint_text.has_blocks`
         # Seqnos of text drawn flat: through a matrix that maps its glyphs to no area.
         self.flat_text: set[int] = set()
         # By name, the least size a Type 3 font is set in where it draws a glyph large,
@@ -285,7 +286,7 @@ class PaintLog(mupdf.FzDevice2):
         if self.plain:
             alpha = self.opacity(alpha)
             self.plain = self._text_plain(text, ctm, colorspace, color, alpha, box)
-            if self.plain and has_blocks(text):
+            if self.plain and has_blocks(text, self._block_fonts):
                 self._paint_over(box)  # a row of "█" typed over words hides them
             self._painted_now(box, text, ctm)
 
