@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import string
 
 from pymupdf import mupdf
 
@@ -17,15 +19,20 @@ FLAT = 1e-9  # the area (square points) a unit square of text space under which 
 BLOCKS = frozenset([*range(0x2580, 0x2591), 0x2594, 0x2595, 0x25A0, 0x25AC, 0x25AE, 0x2B1B])
 
 
+_ALPHANUMERIC = [ord(c) for c in string.ascii_letters + string.digits]
+
+
 def has_blocks(text, fonts: dict[str, bool]) -> bool:  # noqa: ANN001
     """Whether `text` (an fz_text) draws a character of `BLOCKS`. Only spans in a font
-    that has a glyph for one are read (most fonts are subsets without any): `fonts`
-    remembers which do, by name."""
+    that has a glyph for one, or that maps no letter or digit to a glyph (a subset that
+    kept no character map), are read: most fonts are subsets without any block. `fonts`
+    remembers which are read, by name."""
     span = text.head
     while span:
         name = mupdf.ll_fz_font_name(span.font)
         if name not in fonts:
-            fonts[name] = any(mupdf.ll_fz_encode_character(span.font, c) for c in BLOCKS)
+            encoded = functools.partial(mupdf.ll_fz_encode_character, span.font)
+            fonts[name] = any(map(encoded, BLOCKS)) or not any(map(encoded, _ALPHANUMERIC))
         if fonts[name]:
             wrapped = mupdf.FzTextSpan(span)
             if any(wrapped.items(i).ucs in BLOCKS for i in range(span.len)):
