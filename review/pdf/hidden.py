@@ -414,11 +414,14 @@ def _glyph_kind(  # noqa: PLR0913
         return None
     if painters is None:
         return SAME_COLOUR if same_colour(colour, WHITE) else None
+    unknown = False  # an image or a shading may lie behind: the page's pixels tell
     for part in judged_at(rect):
         backgrounds = painters.backgrounds(part, seqno)
-        if backgrounds is None or not all(same_colour(colour, b) for b in backgrounds):
+        if backgrounds is None:
+            unknown = True
+        elif not all(same_colour(colour, b) for b in backgrounds):
             return None
-    return SAME_COLOUR
+    return None if unknown and painters.text_shows(rect) else SAME_COLOUR
 
 
 def _covers(kind: str) -> bool:

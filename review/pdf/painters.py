@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import pymupdf
+from pymupdf import mupdf
 
 from review.pdf import stroke_bands
 from review.pdf.clip_shapes import Point, clips_hold
@@ -33,10 +34,11 @@ from review.pdf.soft_masks import SoftMasks, image_placements
 
 # Share of a glyph's box a later opaque shape must cover to hide it.
 COVERED_SHARE = 0.9
-# A fill hides a glyph only if the rendered area has the fill's colour (within this
-# many levels of 255) but for this share of its pixels (anti-aliased edges).
+# Text shows where the page drawn without it differs by more than this many levels of
+# 255 at more than this many pixels of its box (at 144 dpi): both renders draw all else
+# alike, and a dot leader's ink is a few pixels of a box as tall as the line.
 SHOW_THROUGH_DELTA = 48
-SHOW_THROUGH_SHARE = 0.02
+SHOW_THROUGH_PIXELS = 2
 # Whether a fill or stroke paints a point: yes, no, or perhaps (None).
 Shape = Callable[[Point], bool | None]
 
@@ -246,14 +248,23 @@ class Painters:
 
 
 class _WithoutText:
-    """A page rendered as it is and without its text: copied once, its text taken."""
+    """A page rendered as MuPDF runs it (its annotations and fields drawn, as the paint
+    log has their text: a Stamp's "By Indiana Election Division", drawn in neither
+    render, was taken for unseen) and without its text: a copy of it (no fields), its
+    annotations drawn into it, its text taken. Where the copy cannot be made so, every
+    text shows."""
 
     _DPI = 144
 
     def __init__(self, page: pymupdf.Page) -> None:
+        self.as_is = page.get_pixmap(dpi=self._DPI, colorspace=pymupdf.csRGB)
+        self.bare: pymupdf.Pixmap | None = None
         copy = pymupdf.open()
         copy.insert_pdf(page.parent, from_page=page.number, to_page=page.number)
-        self.as_is = copy[0].get_pixmap(dpi=self._DPI, colorspace=pymupdf.csRGB, annots=False)
+        try:
+            copy.bake()
+        except (RuntimeError, ValueError, mupdf.FzErrorBase):
+            return
         bare = copy[0]
         bare.add_redact_annot(bare.rect * bare.derotation_matrix, cross_out=False)
         bare.apply_redactions(
@@ -269,14 +280,18 @@ class _WithoutText:
         )
 
     def differs(self, rect: Quad) -> bool:
-        """More than a share of the pixels of `rect` differ between the two renders."""
+        """More than a few pixels of `rect` differ between the two renders."""
+        if self.bare is None or (self.bare.width, self.bare.height) != (
+            self.as_is.width,
+            self.as_is.height,
+        ):
+            return True
         a, b, c, d, e, f = self._to_pixels
         xs = [a * x + c * y + e for x in (rect[0], rect[2]) for y in (rect[1], rect[3])]
         ys = [b * x + d * y + f for x in (rect[0], rect[2]) for y in (rect[1], rect[3])]
         width, height, stride = self.as_is.width, self.as_is.height, self.as_is.stride
         x0, x1 = max(0, math.floor(min(xs))), min(width, math.ceil(max(xs)))
         y0, y1 = max(0, math.floor(min(ys))), min(height, math.ceil(max(ys)))
-        enough = SHOW_THROUGH_SHARE * max(1, (x1 - x0) * (y1 - y0))
         shown, bare, differ = self.as_is.samples_mv, self.bare.samples_mv, 0
         for y in range(y0, y1):
             row = slice(y * stride + 3 * x0, y * stride + 3 * x1)
@@ -288,7 +303,7 @@ class _WithoutText:
                 for i in range(0, len(one), 3)
                 if max(abs(one[i + k] - other[i + k]) for k in range(3)) > SHOW_THROUGH_DELTA
             )
-            if differ > enough:
+            if differ > SHOW_THROUGH_PIXELS:
                 return True
         return False
 

@@ -91,7 +91,7 @@ class PaintLog(mupdf.FzDevice2):
         self._painted: list[tuple[Quad, mupdf.FzText | None, mupdf.FzMatrix | None]] = []
         self._bounds: Quad | None = None  # of `_painted`
         # Fills, images and shadings so far: box, colour when an opaque rectangle fill.
-        self._covers: list[tuple[Quad, tuple[float, float, float] | None, bool]] = []
+        self._covers: list[tuple[Quad, tuple[float, float, float] | None]] = []
         self._clips: list[Quad | None] = []  # None: not a rectangle
         # By depth as `_clips`, the outline of a clipping path that is no rectangle, or
         # `UnreadOutlines` for a clip of glyphs or strokes; None for a rectangle or a
@@ -268,12 +268,13 @@ class PaintLog(mupdf.FzDevice2):
         colour = self._rgb(colorspace, color)
         if colour is None:
             return False
-        for cover, fill, is_shape in reversed(self._covers):
+        for cover, fill in reversed(self._covers):
             if intersects(box, cover):
-                # The latest thing under the text is all its background.
-                if not within(box, cover) or not is_shape:
+                # The latest thing under the text is all its background; an image's or
+                # a shading's colours are for the page's pixels to tell (`hidden`).
+                if not within(box, cover) or fill is None:
                     return False
-                return fill is None or _far(colour, fill, self.COLOUR_DELTA)
+                return _far(colour, fill, self.COLOUR_DELTA)
         return _far(colour, WHITE, self.COLOUR_DELTA)
 
     def fill_text(self, ctx, text, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
@@ -317,7 +318,7 @@ class PaintLog(mupdf.FzDevice2):
             self._paint_over(reach)
             opaque_rectangle = self.opacity(alpha) >= OPAQUE and mupdf.ll_fz_path_is_rect(path, ctm)
             colour = self._rgb(colorspace, color) if opaque_rectangle else None
-            self._covers.append((reach, colour, colour is not None))
+            self._covers.append((reach, colour))
 
     def stroke_path(self, ctx, path, stroke, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
         reach = self._logged(
@@ -325,13 +326,13 @@ class PaintLog(mupdf.FzDevice2):
         )
         if self.plain and stroke.linewidth * mupdf.ll_fz_matrix_expansion(ctm) >= WIDE_STROKE_PT:
             self._paint_over(reach)
-            self._covers.append((reach, None, False))
+            self._covers.append((reach, None))
 
     def fill_shade(self, ctx, shade, ctm, alpha, params) -> None:  # noqa: ANN001
         reach = self._logged("fill-shade", _quad4(mupdf.ll_fz_bound_shade(shade, ctm)), alpha)
         if self.plain:
             self._paint_over(reach)
-            self._covers.append((reach, None, True))
+            self._covers.append((reach, None))
 
     def fill_image(self, ctx, image, ctm, alpha, params) -> None:  # noqa: ANN001
         kept = mupdf.FzImage(mupdf.ll_fz_keep_image(image))
@@ -342,7 +343,7 @@ class PaintLog(mupdf.FzDevice2):
         if self.plain:
             self._paint_over(reach)
             self.plain = self.plain and within(box, self.area)
-            self._covers.append((reach, None, not _see_through(image)))
+            self._covers.append((reach, None))
             self._painted_now(box)
 
     def fill_image_mask(self, ctx, image, ctm, colorspace, color, alpha, params) -> None:  # noqa: ANN001
@@ -350,7 +351,7 @@ class PaintLog(mupdf.FzDevice2):
         reach = self._logged("fill-imgmask", box, alpha)
         if self.plain:
             self._paint_over(reach)
-            self._covers.append((reach, None, False))
+            self._covers.append((reach, None))
 
     def clip_path(self, ctx, path, even_odd, ctm, scissor) -> None:  # noqa: ANN001
         box = _quad4(mupdf.ll_fz_bound_path(path, None, ctm))
@@ -457,12 +458,3 @@ def _quad4(rect) -> Quad:  # noqa: ANN001
 
 def _far(a: tuple[float, float, float], b: tuple[float, float, float], delta: float) -> bool:
     return max(abs(x - y) for x, y in zip(a, b, strict=True)) >= delta
-
-
-def _see_through(image) -> bool:  # noqa: ANN001
-    """An image with a mask, colour keys or an alpha channel of its own: where it leaves
-    the page bare, text on it lies on whatever is under it."""
-    if image.mask or image.use_colorkey:
-        return True
-    colorspace = image.colorspace
-    return colorspace is not None and image.n > mupdf.ll_fz_colorspace_n(colorspace)

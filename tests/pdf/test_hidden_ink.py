@@ -5,7 +5,9 @@ letters: the name was judged seen, kept under the bar and released. A form's whi
 boxes cover nine tenths of the boxes of the underscores drawn under them and not their
 ink, which shows below each box: the underscores were cut from the release as hidden
 (a Federal Circuit form in freelawproject's doctor test assets). A row of "█" typed
-over a name hid it as a black bar does, and it was taken for text over text."""
+over a name hid it as a black bar does, and it was taken for text over text. White text
+on a white image was taken for seen: what lies behind text on an image is unknown
+until the page is drawn with and without it."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.fonts import DEJAVU, truetype_page
+from testkit.raw_pdf import stream, write_pdf
 
 BASELINE = 100.0
 BLOCK = "\u2588"  # full block
@@ -109,3 +112,56 @@ def test_a_block_typed_over_one_letter_hides_that_letter_alone() -> None:
     pdf = _typed_over("JANE ROE", count=1)  # over the J alone
 
     assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "J")]
+
+
+def _text_on_an_image(pixel: bytes, grey: bytes) -> bytes:
+    """A line in `grey` (0 black, 1 white) over an image of one `pixel` (8-bit grey)."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> /XObject << /Im 6 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT /F1 12 Tf 20 150 Td (A line nothing covers.) Tj ET"
+                b" q 280 0 0 60 10 80 cm /Im Do Q " + grey + b" g"
+                b" BT /F1 12 Tf 20 100 Td (JANE ROE) Tj ET",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            stream(
+                b"/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray"
+                b" /BitsPerComponent 8",
+                pixel,
+            ),
+        ]
+    )
+
+
+def test_text_in_the_colour_of_the_image_under_it_is_hidden() -> None:
+    """White on a white image, black on a black one: what lies behind text on an image
+    is for the page's pixels to tell, and such text was settled as seen."""
+    for pixel, grey in ((b"\xff", b"1"), (b"\x00", b"0")):
+        pdf = _text_on_an_image(pixel, grey)
+
+        assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("same_colour", "JANEROE")]
+        assert "JANE" not in _released_text(pdf)
+
+
+def test_text_that_stands_out_from_the_image_under_it_is_seen() -> None:
+    for pixel, grey in ((b"\xff", b"0"), (b"\x00", b"1")):
+        assert find_hidden(_text_on_an_image(pixel, grey)) == []
+
+
+def test_an_annotations_text_on_an_image_is_seen() -> None:
+    """The pages were drawn without their annotations: a Stamp's "By Indiana Election
+    Division at 12:34 pm" on a shaded box (openelections' Knox County results) showed in
+    neither, and was taken for unseen."""
+    doc = pymupdf.open(stream=_text_on_an_image(b"\xe0", b"0"), filetype="pdf")
+    doc[0].add_freetext_annot(
+        pymupdf.Rect(20, 60, 200, 80), "By the Election Division", fontsize=10, text_color=(0, 0, 1)
+    )
+    pdf = doc.tobytes()
+
+    assert find_hidden(pdf) == []
+    assert "Election Division" in _released_text(pdf)
