@@ -13,7 +13,8 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying on the
   scanned image it was read from, above or below it, is not hidden: the reviewer saw the
   image);
-- `same_colour`: text in the colour of what lies behind it (white on white);
+- `same_colour`: text in the colour of what lies behind it (white on white; on an image
+  or a shading, if the page renders the same without it);
 - `tiny`: text under 1 pt;
 - `clipped`: text cut away by a clipping path;
 - `hidden_layer`: text or images in an optional-content group that is off;
