@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -47,7 +46,7 @@ from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, wit
 from review.pdf.glyph_ink import judged_at, seen_on_glyphs
 from review.pdf.glyph_keys import UNKNOWN, char_key, drawn_again, kept, kept_by_clips
 from review.pdf.ink_boxes import block_glyphs, inks_painted_over
-from review.pdf.layers import layers_on
+from review.pdf.layers import content_off_layers, layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
 from review.pdf.painters import Painters, to_rgb
@@ -275,7 +274,10 @@ def analyse_page(
         shown = _images_seen_whole(paint.images, images, area, painters, paint.tiled, unseen)
         hidden.extend(g for g in hidden_images if paint.images[g.seqno] not in shown)
     if layered is not None:
-        hidden.extend(_off_layer_content(layered, page, trace))
+        hidden.extend(
+            HiddenGlyph(HIDDEN_LAYER, rect, text, seqno)
+            for rect, text, seqno in content_off_layers(layered, page, trace)
+        )
     return PageAnalysis(hidden, visible, ocr_layer, paint.actual_text)
 
 
@@ -348,36 +350,6 @@ def _images_seen_whole(
         or seqno in tiled
         and seqno not in unseen
     }
-
-
-def _off_layer_content(
-    layered: pymupdf.Page, page: pymupdf.Page, trace: list[dict]
-) -> Iterator[HiddenGlyph]:
-    """The glyphs and images the page draws only with every layer on (`trace` is the
-    page's own): whatever names the layer, a group or a membership dictionary (/OCMD)
-    that has no name of its own."""
-    spans = Counter(_span_key(span) for span in trace)
-    for span in layered.get_texttrace():
-        key = _span_key(span)
-        if spans[key]:
-            spans[key] -= 1
-            continue
-        for char in span["chars"]:
-            yield HiddenGlyph(HIDDEN_LAYER, quad(char[3]), chr(char[0]), span["seqno"])
-    images = Counter(_rounded(bbox) for kind, bbox in page.get_bboxlog() if kind == "fill-image")
-    for seqno, (kind, bbox) in enumerate(layered.get_bboxlog()):
-        if kind == "fill-image" and images[_rounded(bbox)]:
-            images[_rounded(bbox)] -= 1
-        elif kind == "fill-image":
-            yield HiddenGlyph(HIDDEN_LAYER, quad(bbox), "", seqno)
-
-
-def _span_key(span: dict) -> tuple:
-    return tuple(char[0] for char in span["chars"]), _rounded(span["bbox"])
-
-
-def _rounded(box: Sequence[float]) -> tuple[float, ...]:
-    return tuple(round(v, 1) for v in box)
 
 
 def _span_kind(span: dict, box: Quad, painters: Painters | None, paint: PaintLog) -> str | None:
