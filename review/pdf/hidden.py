@@ -50,7 +50,7 @@ from review.pdf.layers import content_off_layers, layers_on
 from review.pdf.misplaced_objects import open_settled
 from review.pdf.on_screen import HIDDEN_ANNOT_FLAGS, drawn_on_screen
 from review.pdf.painters import Painters, to_rgb
-from review.pdf.paintlog import TINY_PT, WHITE, PaintLog, same_colour
+from review.pdf.paintlog import SAME_COLOUR_DELTA, TINY_PT, WHITE, PaintLog, same_colour
 from review.pdf.prepare import prepare_to_read
 from review.pdf.render import MUPDF_ERRORS
 
@@ -354,11 +354,14 @@ def _images_seen_whole(
 
 def _span_kind(span: dict, box: Quad, painters: Painters | None, paint: PaintLog) -> str | None:
     """What hides a whole span: its render mode, its opacity, its size."""
-    if span["type"] in (2, 3) or span.get("opacity", 1.0) <= 0.0:  # clip-only or no paint
+    opacity = span.get("opacity", 1.0)
+    # Clip-only, no paint, or too faint to differ from what it lies on by more than two
+    # colours that count as the same (text at 1% opacity was taken for seen).
+    if span["type"] in (2, 3) or opacity < SAME_COLOUR_DELTA:
         over_image = painters is not None and painters.on_image(box)
         if over_image or span.get("font", "").split("+")[-1] == OCR_FONT:
             return OCR_LAYER
-        return INVISIBLE
+        return INVISIBLE if span["type"] in (2, 3) or opacity <= 0.0 else SAME_COLOUR
     # Each glyph's advance, and where a Type 3 font draws glyphs large at that size: its
     # matrix may draw a title set at 0.12 pt 12 pt large (pdf.js's issue14999_reduced.pdf).
     small = all(max(b[2] - b[0], b[3] - b[1]) < 2 * TINY_PT for *_, b in span["chars"])

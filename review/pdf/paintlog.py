@@ -250,7 +250,7 @@ class PaintLog(mupdf.FzDevice2):
         )
 
     def _text_plain(self, text, ctm, colorspace, color, alpha: float, box: Quad) -> bool:  # noqa: ANN001
-        if alpha <= 0.0 or not within(box, self.area):
+        if alpha < SAME_COLOUR_DELTA or not within(box, self.area):
             return False
         for clip in self._clips:
             if clip is None or not within(box, clip):

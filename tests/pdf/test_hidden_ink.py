@@ -165,3 +165,31 @@ def test_an_annotations_text_on_an_image_is_seen() -> None:
 
     assert find_hidden(pdf) == []
     assert "Election Division" in _released_text(pdf)
+
+
+def _faint(opacity: bytes) -> bytes:
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> /ExtGState << /A 6 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT /F1 12 Tf 20 150 Td (A line nothing hides.) Tj ET"
+                b" q /A gs BT /F1 12 Tf 20 100 Td (JANE ROE) Tj ET Q",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /ExtGState /ca " + opacity + b" >>",
+        ]
+    )
+
+
+def test_text_too_faint_to_differ_from_the_page_is_hidden() -> None:
+    """Black text at 1% opacity differs from the white page less than two colours that
+    count as the same: it was taken for seen, the page for plain."""
+    pdf = _faint(b"0.01")
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("same_colour", "JANEROE")]
+    assert "JANE" not in _released_text(pdf)
+    assert find_hidden(_faint(b"0.05")) == []
