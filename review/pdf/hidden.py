@@ -176,7 +176,8 @@ def analyse_page(
     log = paint.log
     trace = page.get_texttrace()
     blocks = block_glyphs(page, area, trace)
-    painters = Painters(page, paint) if blocks or any(_covers(k) for k, _ in log) else None
+    covers = blocks or paint.masked or any(_covers(kind) for kind, _ in log)
+    painters = Painters(page, paint) if covers else None
     if blocks and painters is not None:
         painters.cover_with(blocks)
     clip_kept = kept_by_clips(page, trace, clipped_text) if trace else None
@@ -203,7 +204,7 @@ def analyse_page(
             span_kind is None
             and within(box, area)
             and clip_kept is None
-            and (painters is None or painters.untouched(box))
+            and (painters is None or painters.untouched(box) and not painters.masked(seqno))
             and (colour is None or not same_colour(colour, WHITE))
         ):
             visible.append(_Span(box, span["chars"]))
@@ -380,6 +381,8 @@ def _glyph_kind(  # noqa: PLR0913
 ) -> str | None:
     if clip_kept is not None and not kept(char, clip_kept):
         return CLIPPED
+    if painters is not None and painters.masked(seqno) and not painters.text_shows(rect):
+        return SAME_COLOUR  # a soft mask lets none of it through
     if painters is not None and painters.blended_over(rect, seqno):
         if painters.text_shows(rect):
             return None

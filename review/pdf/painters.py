@@ -52,6 +52,7 @@ class Painters:
         log = paint.log
         self._clip_shapes = paint.clip_shapes
         self._blended = paint.blended
+        self._masked = paint.masked
         self._without_text: _WithoutText | None = None
         self.shapes: list[tuple[int, Quad, tuple[float, float, float] | None, bool]] = []
         # (seqno, reach, colour or None when unknown, opacity, shape): fills that are no
@@ -179,6 +180,10 @@ class Painters:
             and intersects(rect, self._grounds[i][1])
             for i in self._grounds_near.near(rect)
         )
+
+    def masked(self, seqno: int) -> bool:
+        """Painted through a soft mask: whether it shows is for `text_shows` to say."""
+        return seqno in self._masked
 
     def text_shows(self, rect: Quad) -> bool:
         """Whether the page looks otherwise where `rect` lies without its text. Painted

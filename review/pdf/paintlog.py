@@ -118,6 +118,10 @@ class PaintLog(mupdf.FzDevice2):
         # Seqnos painted in a group of another blend mode than Normal: what they paint
         # over may show through, which `painters.text_shows` settles by rendering.
         self.blended: set[int] = set()
+        # Seqnos painted through a soft mask, which may let nothing through: text there is
+        # settled by rendering too. `_masks` holds the depths in `_clips` of the masks.
+        self.masked: set[int] = set()
+        self._masks: list[int] = []
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
         self._bounds_of_clips: list[Quad] = []
@@ -207,6 +211,8 @@ class PaintLog(mupdf.FzDevice2):
             self.see_through[len(self.log)] = alpha
         if any(mode != mupdf.FZ_BLEND_NORMAL for mode, _ in self._group_modes):
             self.blended.add(len(self.log))
+        if self._masks:
+            self.masked.add(len(self.log))
         bounds = self._bounds_of_clips[-1] if self._bounds_of_clips else None
         if bounds is not None:
             self.clip_bounds[len(self.log)] = None if None in self._clips else bounds
@@ -373,6 +379,8 @@ class PaintLog(mupdf.FzDevice2):
         self._push_clip(_quad4(mupdf.ll_fz_transform_rect(mupdf.fz_unit_rect, ctm)), False)
 
     def pop_clip(self, ctx) -> None:  # noqa: ANN001
+        if self._masks and self._masks[-1] == len(self._clips) - 1:
+            self._masks.pop()
         if self._clips:
             self._clips.pop()
             self._clip_shapes.pop()
@@ -386,6 +394,7 @@ class PaintLog(mupdf.FzDevice2):
         # The mask applies as a clip until its pop_clip. A luminosity mask's backdrop can
         # let paint through outside its area: no bound.
         self._defining_masks = max(0, self._defining_masks - 1)
+        self._masks.append(len(self._clips))
         self._push_clip(UNBOUNDED, False)
 
     def opacity(self, alpha: float) -> float:

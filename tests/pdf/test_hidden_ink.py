@@ -193,3 +193,38 @@ def test_text_too_faint_to_differ_from_the_page_is_hidden() -> None:
     assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("same_colour", "JANEROE")]
     assert "JANE" not in _released_text(pdf)
     assert find_hidden(_faint(b"0.05")) == []
+
+
+def _through_a_soft_mask(grey: bytes) -> bytes:
+    """A line drawn through a luminosity soft mask painted all `grey` (0 lets nothing
+    through, 1 all)."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> /ExtGState << /M 7 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT /F1 12 Tf 20 150 Td (A line nothing hides.) Tj ET"
+                b" q /M gs BT /F1 12 Tf 20 100 Td (JANE ROE) Tj ET Q",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            stream(
+                b"/Type /XObject /Subtype /Form /BBox [0 0 300 200]"
+                b" /Group << /S /Transparency /CS /DeviceGray >>",
+                grey + b" g 0 0 300 200 re f",
+            ),
+            b"<< /Type /ExtGState /SMask << /Type /Mask /S /Luminosity /G 6 0 R >> >>",
+        ]
+    )
+
+
+def test_text_a_soft_mask_lets_nothing_of_through_is_hidden() -> None:
+    """What a soft mask lets through is not read from the paint log: text drawn through
+    a black luminosity mask was taken for seen and released."""
+    pdf = _through_a_soft_mask(b"0")
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("same_colour", "JANEROE")]
+    assert "JANE" not in _released_text(pdf)
+    assert find_hidden(_through_a_soft_mask(b"1")) == []
