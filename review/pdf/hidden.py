@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from review.pdf.clip_only_text import clip_only_glyphs
 from review.pdf.geometry import Quad, area_of, flat_along, intersects, quad, within
 from review.pdf.glyph_ink import judged_at, seen_on_glyphs
 from review.pdf.glyph_keys import UNKNOWN, char_key, drawn_again, kept, kept_by_clips
@@ -176,7 +177,7 @@ def analyse_page(
     log = paint.log
     trace = page.get_texttrace()
     blocks = block_glyphs(page, area, trace)
-    covers = blocks or paint.masked or any(_covers(kind) for kind, _ in log)
+    covers = blocks or paint.masked or paint.text_clips or any(_covers(k) for k, _ in log)
     painters = Painters(page, paint) if covers else None
     if blocks and painters is not None:
         painters.cover_with(blocks)
@@ -255,6 +256,10 @@ def analyse_page(
         visible.extend(_Span(hidden[i].rect, (hidden_chars[i],)) for i in sorted(shown))
         hidden = [glyph for i, glyph in enumerate(hidden) if i not in shown]
         hidden_chars = [char for i, char in enumerate(hidden_chars) if i not in shown]
+    if paint.text_clips and painters is not None:
+        for text, rect, origin in clip_only_glyphs(page, trace, painters):
+            hidden.append(HiddenGlyph(CLIPPED, rect, text, -1, origin))
+            hidden_chars.append((ord(text), -1, origin, rect))
     if hidden and visible:
         hidden = _not_drawn_again(hidden, hidden_chars, visible)
     # An image in a pattern cell is seen wherever the pattern's fill is; one drawing a

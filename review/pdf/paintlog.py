@@ -121,6 +121,7 @@ class PaintLog(mupdf.FzDevice2):
         # Seqnos painted through a soft mask, which may let nothing through: text there is
         # settled by rendering too. `_masks` holds the depths in `_clips` of the masks.
         self.masked: set[int] = set()
+        self.text_clips = False
         self._masks: list[int] = []
         # The intersection of the bounding boxes of the clips in `_clips`, one per depth;
         # any clip's bounding box bounds what it lets through, rectangle or not.
@@ -370,6 +371,7 @@ class PaintLog(mupdf.FzDevice2):
     def clip_text(self, ctx, text, ctm, scissor) -> None:  # noqa: ANN001
         self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, None, ctm)), False, UnreadOutlines())
         self.plain = False  # render modes 4 to 7
+        self.text_clips = True  # mode 7 is in no trace: `clip_only_text`
 
     def clip_stroke_text(self, ctx, text, stroke, ctm, scissor) -> None:  # noqa: ANN001
         self._push_clip(_quad4(mupdf.ll_fz_bound_text(text, stroke, ctm)), False, UnreadOutlines())

@@ -228,3 +228,34 @@ def test_text_a_soft_mask_lets_nothing_of_through_is_hidden() -> None:
     assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("same_colour", "JANEROE")]
     assert "JANE" not in _released_text(pdf)
     assert find_hidden(_through_a_soft_mask(b"1")) == []
+
+
+def _clip_only(after: bytes) -> bytes:
+    """ "JANE ROE" set in render mode 7 (added to the clip, painted nowhere), then
+    `after` painted through that clip."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT /F1 12 Tf 20 150 Td (A line nothing hides.) Tj ET"
+                b" q BT 7 Tr /F1 12 Tf 20 100 Td (JANE ROE) Tj ET " + after + b" Q",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+    )
+
+
+def test_text_only_added_to_the_clip_is_hidden_unless_painted_through() -> None:
+    """MuPDF's trace leaves render mode 7 out and extraction reads it: a name set so,
+    with nothing painted through it, was released."""
+    pdf = _clip_only(b"")
+
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("clipped", "JANEROE")]
+    assert "JANE" not in _released_text(pdf)
+    painted_through = _clip_only(b"0 0 1 rg 0 0 300 200 re f")  # blue letters
+    assert find_hidden(painted_through) == []
+    assert "JANE ROE" in _released_text(painted_through)
