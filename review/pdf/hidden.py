@@ -13,10 +13,12 @@ output and fails with `unseen_content` if anything is left. The kinds:
 - `invisible`: text in render mode 3 or with zero opacity (an OCR layer lying on the
   scanned image it was read from, above or below it, is not hidden: the reviewer saw the
   image);
-- `same_colour`: text in the colour of what lies behind it (white on white; on an image
-  or a shading, if the page renders the same without it);
+- `same_colour`: text in the colour of what lies behind it (white on white, or at under
+  3% opacity; on an image or a shading, or through a soft mask, if the page renders the
+  same without it);
 - `tiny`: text under 1 pt;
-- `clipped`: text cut away by a clipping path;
+- `clipped`: text cut away by a clipping path, or only added to one (render mode 7)
+  where nothing painted through it shows (`clip_only_text`);
 - `hidden_layer`: text or images in an optional-content group that is off;
 - `hidden_annotation`: an annotation not drawn (`on_screen.py`), or with contents only.
 
