@@ -28,7 +28,11 @@ _NOT_NAME_WORDS = frozenset(
     # a court's own words, which the model reads as people in an order's sentences
     # ("the date of this Order", "a Writ of Habeas Corpus", "Copies furnished to:")
     "order orders petition motion writ habeas corpus subpoena docket certiorari mandamus "
-    "judgment judgement injunction memorandum copies title".split()
+    "judgment judgement injunction memorandum copies title "
+    # a congregation's or a society's name ("Thomas More Society", "Emmanuel Bible
+    # Baptist Church", "Guilford Christian Fellowship": a First Circuit opinion's amici)
+    "society fellowship ministries ministry chapel baptist congregation parish diocese "
+    "synagogue mosque cathedral".split()
 )
 
 
@@ -104,6 +108,9 @@ COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL
 LEGAL_FORM_AFTER = re.compile(
     r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA|GbR|OHG|SE|Stiftung)\b"
     r"|(?:S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V|S\.Com|S\.Coop|S\.C\.P)\.)"
+    # or the body a congregation or a society is ("Thomas More Society")
+    r"|[ ](?:Society|Fellowship|Ministries|Ministry|Chapel|Baptist|Church|Congregation|Parish"
+    r"|Diocese|Synagogue|Mosque|Cathedral)\b"
 )
 
 _WORD_RUN = re.compile(r"\S+")

@@ -99,3 +99,17 @@ def test_a_docketing_notices_fields_and_a_partys_role_are_no_names() -> None:
 
     assert {"ROBERT A. KATZMANN", "JANET T. MILLS"} <= set(people)
     assert not [p for p in people if {"Court", "Title", "Appellee"} & set(p.split())]
+
+
+def test_the_congregations_and_societies_on_a_brief_are_no_people() -> None:
+    """The amici of a First Circuit opinion (freelawproject's doctor test assets): the
+    model and the given-name cue read the churches and a society as people."""
+    pdf = simple_pdf(
+        [
+            "Stephen M. Crampton and Thomas More Society on brief for",
+            "Emmanuel Bible Baptist Church, Grace Community Chapel of Waldoboro, Guilford",
+            "Christian Fellowship, The Rock Church of Bangor, and Machias Valley Baptist Church.",
+        ]
+    )
+
+    assert people_in(pdf) == ["Stephen M. Crampton"]
