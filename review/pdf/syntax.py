@@ -24,14 +24,19 @@ _KERNED = re.compile(
     rb"(?<!\\)\)\s*[-+]?(?:\d{1,2}(?:\.\d*)?|\.\d+)\s*\("
     rb"|(?<!>)>\s*[-+]?(?:\d{1,2}(?:\.\d*)?|\.\d+)\s*<(?!<)"
 )
+# A gap of a tenth of an em or more between two literal strings of a TJ array: the
+# space between two words ("[(School)-305.8(of)]TJ"), written into the first string so
+# that the search does not take the next string for the rest of its word.
+_SPACED = re.compile(rb"(?<!\\)\)(?=\s*-\s*(?:\d{3,}(?:\.\d*)?)\s*\()")
 _INLINE_IMAGE_END = re.compile(rb"\sEI(?![^\s\x00])")
 _ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|.)", re.DOTALL)
 _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
 
 
 def kerned_joined(data: bytes) -> bytes:
-    """`data` with the strings of a TJ array that a small kerning separates joined."""
-    return _KERNED.sub(b"", data)
+    """`data` with the strings of a TJ array that a small kerning separates joined, and
+    a space ending each literal string that a word's gap separates from the next."""
+    return _SPACED.sub(b" )", _KERNED.sub(b"", data))
 
 
 def strings(data: bytes) -> Iterator[bytes]:

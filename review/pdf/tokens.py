@@ -26,6 +26,8 @@ _WORD_BYTES = rb"[\w\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]"
 # What ends a word in a string: white space and control bytes (a space glyph of a
 # two-byte font reads <0003>).
 _BREAK = bytes(range(0x21))
+# What ends a word, written last: no word runs on past it into the next string.
+_CLOSING = frozenset(bytes([byte]) for byte in b".,;:!?)]}\"'")
 # Tokens shorter than this are checked by position only (`verify`'s text_under_box).
 MIN_TOKEN_LEN = 3
 # Strings one word may be drawn in, each by its own operator (`_runs_on`).
@@ -326,8 +328,15 @@ def _runs_on(
                 end += 1
             # A word the next string runs on with a letter or digit is longer than this
             # one: "(SNCF-Metrik)" then "(1)" is "SNCF-Metrik1". (The string before may
-            # end another line.)
-            if end == len(joined) and _glued(texts, index + ahead + 1):
+            # end another line.) Not a word that ends its string in closing punctuation:
+            # "( cas)", "(e.)" then "(4)" is "case." and a footnote mark, or "(e.)" then
+            # "(Under)" the next sentence, where each string is placed by its own move
+            # (a Third Circuit opinion, with "Farm Family Cas." under a mark).
+            if (
+                end == len(joined)
+                and joined[end - 1 : end] not in _CLOSING
+                and _glued(texts, index + ahead + 1)
+            ):
                 continue
             word = shown_form(joined[start:end].decode("latin-1"))
             if word != own and (word in shown.words or _byte_blind(word) in shown.words):

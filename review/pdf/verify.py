@@ -307,7 +307,7 @@ def _check(
         failures.append(Failure("redacted_string_present", count=over))
     if distinctive:
         written = {raw for raw in spellings if fold(raw) in distinctive}
-        failures.extend(_side_channel_hits(out, distinctive, written, fragments, shown))
+        failures.extend(_side_channel_hits(out, distinctive, written, fragments, shown, stamps))
     return failures
 
 
@@ -374,18 +374,25 @@ def _structure_failures(out: pymupdf.Document, output: bytes) -> list[Failure]:
     return failures
 
 
+def _stamped(text: bytes, stamps: set[str]) -> bool:
+    words = text.decode("latin-1").split()
+    return bool(words) and all(is_stamp(word, stamps) for word in words)
+
+
 def _side_channel_hits(
     out: pymupdf.Document,
     tokens: set[str],
     spellings: set[str],
     fragments: set[str],
     shown: Shown,
+    stamps: set[str],
 ) -> list[Failure]:
     """Search everything that is not page text: metadata, annotations, objects, streams.
     What a content stream's strings show of the `fragments` (what burn-in left of words
     beside a box) is no occurrence, as on the page; nor is a token that a string ends
     (or starts) where the next (or previous) one runs it on into a word the output
-    shows (`shown`, folded)."""
+    shows (`shown`, folded). A reason stamp burn-in drew is no string a word runs on
+    into: a page's last "(www.alias-i.com/)" is followed by the stamps of its boxes."""
     failures = []
     strings: list[str] = [
         str(value) for key, value in out.metadata.items() if value and key not in DERIVED_METADATA
@@ -430,7 +437,10 @@ def _side_channel_hits(
             # map says "Adobe", which a reviewer may redact on a page.
             data = CMAP_NAMES.sub(b"", CHARACTER_COLLECTION.sub(b"", data))
         if xref in written_in_syntax:
-            drawn = list(syntax.strings(syntax.kerned_joined(data)))
+            drawn = [
+                b" " if _stamped(text, stamps) else text
+                for text in syntax.strings(syntax.kerned_joined(data))
+            ]
             hit = found_unexplained(text_needles, drawn, left, shown, any_needle)
         else:  # unknown bytes (a stash, XML, script): searched whole
             hit = any(needle.found_in(data) for needle in needles)
