@@ -165,7 +165,14 @@ def name_in_reading(text: str, recased: str, start: int, end: int) -> tuple[int,
     name = max((s for s in spans if s is not None), key=lambda s: s[1] - s[0], default=None)
     if name is not None and (_in_web_address(text, *name) or _ET_AL.match(text, *name)):
         return None
+    if name is not None and _in_lower_case(recased[name[0] : name[1]]):
+        return None  # no capital as written or re-cased: "summary judg-\nment"
     return name
+
+
+def _in_lower_case(value: str) -> bool:
+    """Letters in lower case and none in capitals (a script without case has neither)."""
+    return any(c.islower() for c in value) and not any(c.isupper() for c in value)
 
 
 # The "al." of "et al." after a party's name, which the model reads as a person.

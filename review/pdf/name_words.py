@@ -28,7 +28,8 @@ _NOT_NAME_WORDS = frozenset(
     # a court's own words, which the model reads as people in an order's sentences
     # ("the date of this Order", "a Writ of Habeas Corpus", "Copies furnished to:")
     "order orders petition motion writ habeas corpus subpoena docket certiorari mandamus "
-    "judgment judgement injunction memorandum copies title "
+    "judgment judgement injunction memorandum copies title circuit proceedings system "
+    "syllabus opinion ins assurance realty "
     # a congregation's or a society's name ("Thomas More Society", "Emmanuel Bible
     # Baptist Church", "Guilford Christian Fellowship": a First Circuit opinion's amici)
     "society fellowship ministries ministry chapel baptist congregation parish diocese "
@@ -74,7 +75,7 @@ OFFICER_RANK_WORDS = frozenset(OFFICER_RANKS.casefold().replace("(?:special[ ])?
 EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
     "respondent respondents appellant appellants appellee appellees petitioner petitioners "
-    "intervenor intervenors amicus curiae relator tenant garnishee garnishor movant "
+    "intervenor intervenors amicus curiae relator tenant garnishee garnishor movant senior "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
     "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
     # a citation's signal before a cited case ("See Williams v. McNeil")
@@ -106,11 +107,14 @@ COMPANY_AFTER = re.compile(r"\s*(?:&|[A-Z]\.[A-Z]\.|(?:Ltd|LLC|Inc|GmbH|plc|SARL
 # A company's legal form after its name, which a language model reads as a person's
 # ("Hoffmann Krause KGaA", "Pavón y Hierro S.Com."); not "M.D." after a doctor's name.
 LEGAL_FORM_AFTER = re.compile(
-    r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA|GbR|OHG|SE|Stiftung)\b"
-    r"|(?:S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V|S\.Com|S\.Coop|S\.C\.P)\.)"
-    # or the body a congregation or a society is ("Thomas More Society")
+    r",?[ ]*(?:(?:Ltd|LLC|LLP|Inc|Corp|Corporation|Company|GmbH|mbH|plc|SARL|SAS|AG|KG|KGaA"
+    r"|GbR|OHG|SE|Stiftung)\b"
+    r"|(?:Co|Ins|Assocs?|Bros|S\.A|S\.L|S\.L\.L|S\.A\.S|S\.R\.L|B\.V|N\.V|S\.p\.A|e\.V"
+    r"|S\.Com|S\.Coop|S\.C\.P)\.)"
+    # or the body a congregation, a society or an insurer is ("Thomas More Society",
+    # "Paul Revere Life Ins.", "Sun Life Assurance Co.")
     r"|[ ](?:Society|Fellowship|Ministries|Ministry|Chapel|Baptist|Church|Congregation|Parish"
-    r"|Diocese|Synagogue|Mosque|Cathedral)\b"
+    r"|Diocese|Synagogue|Mosque|Cathedral|Insurance|Assurance|Realty)\b"
 )
 
 _WORD_RUN = re.compile(r"\S+")
@@ -141,8 +145,11 @@ def _edge_word(text: str, start: int, end: int) -> bool:
     """Whether the word `text[start:end]` is a role, a label ("Admitted:", its colon
     perhaps past `end`; "MRN") or no word at all ("(F,")."""
     word = text[start:end]
+    bare = bare_word(word).removesuffix("'s").removesuffix("’s")
     return (
-        bare_word(word).removesuffix("'s").removesuffix("’s") in EDGE_WORDS
+        bare in EDGE_WORDS
+        # roles joined ("Defendant-Appellee", "Plaintiffs-Appellants")
+        or all(part in EDGE_WORDS for part in bare.split("-"))
         or text[end - 1 : end + 1].endswith(":")
         or not any(c.isalpha() for c in word)
     )

@@ -52,6 +52,7 @@ def for_model(text: str) -> str:
     other lines as written. A name may wrap from one such line onto the next."""
     out = list(text)
     recased: set[int] = set()  # positions on lines in capitals or in lower case
+    in_capitals: set[int] = set()  # positions on lines in capitals
     opening: set[int] = set()  # lines in capitals under one that is not: a new field
     position, above, previous = 0, False, ""
     for line in text.split("\n"):
@@ -61,6 +62,7 @@ def for_model(text: str) -> str:
                 out[position + pronoun.start()] = "I"
         elif _in_capitals(line):
             recased.update(range(position, position + len(line)))
+            in_capitals.update(range(position, position + len(line)))
             for word in _WORD.finditer(line):
                 if word[0] != "I":  # the pronoun is written so
                     out[position + word.start() : position + word.end()] = _lower(word[0])
@@ -73,6 +75,8 @@ def for_model(text: str) -> str:
         return text  # the same object: nothing to re-read
     words = [m for m in _WORD.finditer(text) if m.start() in recased]
     for i, m in enumerate(words):
+        if m.start() in in_capitals and m[0].islower():
+            continue  # written in lower case among capitals: "MORTIMER v. BACA", "de"
         line_opens = text.rfind("\n", 0, m.start()) + 1
         first = line_opens in opening and not text[line_opens : m.start()].strip()
         if first or any(_capitalised(words, i, text)):

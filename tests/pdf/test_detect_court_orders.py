@@ -113,3 +113,52 @@ def test_the_congregations_and_societies_on_a_brief_are_no_people() -> None:
     )
 
     assert people_in(pdf) == ["Stephen M. Crampton"]
+
+
+def test_an_opinions_running_head_names_two_parties_and_its_sentences_no_procedure() -> None:
+    """A Ninth Circuit opinion (freelawproject's courtlistener): its running head
+    "MORTIMER v. BACA" was re-cased "Mortimer V. Baca", the "v." taken for an initial,
+    and proposed as one person on every page; the model read "summary judg-\nment",
+    "Circuit Judges", "B. Proceedings" and "Defendant-Appellee." as people, and the case
+    cue "Hughes Aircraft" of "Hughes Aircraft Co.". The head's parties are proposed as
+    the caption names them."""
+    pdf = simple_pdf(
+        [
+            "ROGER D. MORTIMER,",
+            "Plaintiff-Appellant,",
+            "v.",
+            "LEROY D. BACA,",
+            "Defendant-Appellee.",
+            "Before: Kim McLane Wardlaw and Consuelo M. Callahan,",
+            "Circuit Judges, and Ralph R. Beistline, Chief District Judge.",
+            "B. Proceedings on remand.",
+            "The district court granted Baca’s motion for summary judg-",
+            "ment. See Doe v. Hughes Aircraft Co., 100 F.3d 1 (9th Cir. 1996).",
+            "2093",
+            "MORTIMER v. BACA",
+        ]
+    )
+    people = people_in(pdf)
+
+    assert {"MORTIMER", "BACA", "Kim McLane Wardlaw", "Ralph R. Beistline"} <= set(people)
+    words = {w.strip(".,").casefold() for p in people for w in p.split()}
+    assert not words & {"v", "judg-", "ment", "circuit", "proceedings", "hughes", "appellee"}
+    assert not [p for p in people if "Appellee" in p]
+
+
+def test_an_insurer_in_a_case_name_is_no_person() -> None:
+    """The case cue read "Reliance Standard Life" of "Reliance Standard Life Ins. Co." and
+    "Sun Life" of "Sun Life Assurance Co." as people (a Sixth Circuit opinion's running
+    head and citations), the given-name cue "Paul Revere Life" of "Paul Revere Life Ins.",
+    and the model "WILLIAMS, Senior Circuit" of a panel's judges."""
+    pdf = simple_pdf(
+        [
+            "Balmert v. Reliance Standard Life Ins. Co.",
+            "Wenner v. Sun Life Assurance Co. of Canada, 482 F.3d 878 (6th Cir. 2007).",
+            "See Paul Revere Life Ins. Co. v. Ford Motor Co., 100 F.3d 1 (1st Cir. 2001).",
+            "Before: GINSBURG and GRIFFITH, Circuit Judges, and WILLIAMS, Senior Circuit Judge.",
+        ]
+    )
+    people = people_in(pdf)
+
+    assert not [p for p in people if {"Life", "Senior", "Circuit"} & set(p.split())]
