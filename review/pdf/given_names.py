@@ -30,7 +30,9 @@ WORD_GIVEN_NAMES = frozenset(
     "jasmine violet heather destiny trinity harmony liberty justice precious sunny rocky "
     "sandy misty brook brooke river stone cash price young rusty buck chuck herb clay "
     "cliff glen glenn max eve pat sue kit bob rob ray may joy art don guy jan sol mac "
-    "ash sky ace".split()
+    "ash sky ace "
+    # a month's abbreviation ("FILED\nSep 13, 2019")
+    "feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 _FIRST_NAMES = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
 

@@ -22,7 +22,8 @@ _NOT_NAME_WORDS = frozenset(
     "centre center plan group board committee division bureau agency staff all kg ag sarl "
     "sas sl corp co company llp lp mbh ohg ug s.a s.l e.v s.a.r.l s.r.l b.v n.v s.p.a role "
     "kgaa gbr stiftung s.com s.coop s.c.p s.l.l inn employer studio flat suite "
-    "statement form report summary details notice letter interview madam corporation "
+    "statement form report summary details notice letter interview madam corporation mail "
+    "electronic "
     "incorporated limited holdings industries enterprises associates partners "
     "international insurance bank trust foundation university hospital school "
     # a court's own words, which the model reads as people in an order's sentences

@@ -162,3 +162,24 @@ def test_an_insurer_in_a_case_name_is_no_person() -> None:
     people = people_in(pdf)
 
     assert not [p for p in people if {"Life", "Senior", "Circuit"} & set(p.split())]
+
+
+def test_a_filing_stamp_and_a_way_of_service_are_no_names() -> None:
+    """A Tennessee appeals board's opinion (freelawproject's courtlistener): the stamp
+    "FILED\nSep 13, 2019" gave the given-name cue "Sep", and its certificate of service
+    the signed-name cue "Via Electronic Mail" (then every "Via" and "Mail" of the page)."""
+    pdf = simple_pdf(
+        [
+            "Ruben Diaz, Antioch, Tennessee, employee-appellee, pro se",
+            "FILED",
+            "Sep 13, 2019",
+            "Kenneth M. Switzer, Chief Judge",
+            "X",
+            "Via Electronic Mail",
+            "Penny Shrum, Clerk, Court of Workers' Compensation Claims",
+        ]
+    )
+    people = people_in(pdf)
+
+    assert "Ruben Diaz" in people
+    assert not [p for p in people if {"Sep", "Via", "Mail"} & set(p.split())]
