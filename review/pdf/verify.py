@@ -291,6 +291,7 @@ def _check(
             # tag MuPDF draws in an unsigned signature field. Looked for only here,
             # where words are missing, as most pages have neither.
             before.hidden = [glyph.rect for glyph in analysis.hidden] + analysis.ocr_layer
+            before.hidden += before.holding(g.origin for g in analysis.hidden if g.origin)
             before.hidden += _unsigned_signature_fields(src[page_no])
             lost = missing(before, after, page_boxes)
         if lost > len(before.words) * COLLATERAL_TOLERANCE:

@@ -35,6 +35,8 @@ from review.pdf.words import RawWord, words_of
 # Words that only graze a box (a neighbour cut at the box edge) are not "under" it: along
 # the line, the overlap must exceed this many points.
 TOLERANCE_PT = 1.0
+# How far past a word's box a point still lies in it (`PageWords.holding`).
+_ON_EDGE = 0.05
 
 
 @dataclass
@@ -62,6 +64,23 @@ class PageWords:
         reaches 1.6 points into a box over that line; taken the figures' way, it was
         held along its line, and the release was refused."""
         return (False, True) if rect in self.lone else (self.runs_down(rect),)
+
+    def holding(self, points: Iterable[tuple[float, float]]) -> list[Quad]:
+        """The boxes of the words each of `points` (a glyph's origin) lies in, edges
+        included: a hidden glyph's own box may lie past its word's as extracted (a font
+        whose first glyph draws the whole word and the others nothing, in a financial
+        disclosure's OCR: "fonn" lost its empty last "n" and seemed lost whole)."""
+        rects = [rect for rect, _ in self.words]
+        grid = BoxGrid.over(rects)
+        e = _ON_EDGE
+        return [
+            rects[i]
+            for x, y in points
+            for i in grid.near((x - e, y - e, x + e, y + e))
+            if contains_point(
+                (rects[i][0] - e, rects[i][1] - e, rects[i][2] + e, rects[i][3] + e), (x, y)
+            )
+        ]
 
     def visible(self) -> Iterable[tuple[Quad, str]]:
         if not self.hidden:

@@ -13,6 +13,7 @@ from review.pdf.hidden import find_hidden
 from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from review.pdf.word_geometry import Boxes, PageWords, missing
 
 
 def chapter_page(marker: bytes) -> bytes:
@@ -58,3 +59,21 @@ def test_a_redacted_word_left_where_no_glyph_was_cut_still_fails() -> None:
     kept = chapter_page(b"")
 
     assert "redacted_string_present" in verify(pdf, kept, marks).codes()
+
+
+def test_a_word_whose_hidden_last_glyph_lies_past_its_box_is_no_collateral_loss() -> None:
+    """A judge's financial disclosure, OCR'd into a font whose first glyph draws the
+    whole word and the others nothing (freelawproject's disclosure-extractor assets):
+    the last "n" of "fonn" draws nothing, is hidden, and sanitize cuts it. Its own box
+    starts where the word's box as extracted ends, so the word did not count as partly
+    hidden, "fonn" (now "fon") counted as lost, and every page was refused as collateral
+    damage. The word that holds a hidden glyph's origin is sanitize's to change."""
+    fonn = (261.66, 239.45, 277.62, 248.06)
+    before = PageWords(words=[(fonn, "fonn"), ((279.54, 239.42, 293.27, 247.99), "mu")])
+    after = PageWords(words=[(fonn, "fon"), ((279.54, 239.42, 293.27, 247.99), "mu")])
+    before.hidden = [(277.615, 240.951, 279.29, 247.651)]  # the "n", past the word's box
+
+    assert missing(before, after, Boxes([])) == 1
+    before.hidden += before.holding([(277.615, 246.212)])  # its origin, on the word's edge
+    assert before.hidden[-1] == fonn
+    assert missing(before, after, Boxes([])) == 0
