@@ -166,6 +166,16 @@ def find_identifiers(text: str) -> Iterator[tuple[str, int, int, bool]]:
             yield category, m.start("value"), m.start("value") + len(value), valid
 
 
+# An SSN with all but its last four digits masked, as court filings must write it
+# ("xxx-xx-7472" on a bankruptcy petition): with a name, still personal data.
+_MASKED_SSN = re.compile(r"(?=[xX*•])(?<![\w-])[xX*•]{3}-[xX*•]{2}-\d{4}(?![\w-])")
+
+
+def find_masked_ssns(text: str) -> Iterator[tuple[int, int]]:
+    for m in _MASKED_SSN.finditer(text):
+        yield m.span()
+
+
 # A vehicle's registration after its label ("Plate: ABC-1234", "registration mark AB12
 # CDE", "Tag # 7XYZ123"), in capitals as plates are written: four to eight letters and
 # digits, a digit among them, in up to three groups (the words after it in a record

@@ -28,6 +28,7 @@ from review.pdf.identifiers import (
     VIN,
     find_dates_of_birth,
     find_identifiers,
+    find_masked_ssns,
     find_vehicle_and_medicare_ids,
 )
 from review.pdf.introduced_names import find_introduced_names
@@ -69,6 +70,7 @@ NER_CATEGORIES: tuple[str, ...] = (PERSON, LOCATION, ORGANIZATION)
 ALL_CATEGORIES: frozenset[str] = frozenset((*PATTERN_CATEGORIES, *NER_CATEGORIES, SEARCH_TERM))
 # Why a hit is proposed below its usual confidence (Mark.needs_manual_review).
 CUE_BUT_INVALID = "follows_cue_not_valid"
+MASKED_SSN = "masked_ssn_last_four"
 
 
 # ----------------------------------------------------------------------- detectors
@@ -232,6 +234,8 @@ def _find_numbers(text: str) -> Iterator[Hit]:
                     yield Hit(IP_ADDRESS, start, end, 0.3, "regex.ipv4_section", value)
                 else:
                     yield Hit(IP_ADDRESS, start, end, 0.85, "regex.ipv4", value)
+    for start, end in find_masked_ssns(text):
+        yield Hit(SSN, start, end, 0.5, "regex.ssn_masked", text[start:end].lower(), MASKED_SSN)
 
 
 # What numbers a section or a version, written just before the number.

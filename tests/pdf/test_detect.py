@@ -140,6 +140,22 @@ def test_number_after_an_ssn_cue_that_is_no_valid_ssn_is_proposed_weakly_with_a_
     assert mark.needs_manual_review == "follows_cue_not_valid"
 
 
+def test_an_ssn_masked_but_for_its_last_four_digits_is_proposed_weakly_with_a_reason() -> None:
+    """A bankruptcy petition (freelawproject's bankruptcy-parser assets) gives "Only the
+    last 4 digits of your Social Security number": "xxx-xx-7472" was proposed nowhere."""
+    lines = [
+        "Social Security number xxx-xx-7472 and XXX-XX-2433",
+        "Order 123-xx-4567 A-xxx-xx-1234",
+    ]
+    result = detect(simple_pdf(lines), policy())
+
+    ssns = [m for m in result.marks if m.category == "ssn"]
+    assert len(ssns) == 2
+    assert {m.needs_manual_review for m in ssns} == {"masked_ssn_last_four"}
+    assert all(m.confidence <= 0.5 for m in ssns)
+    assert "7472" not in repr(result.marks)  # the mark carries a hash, never the value
+
+
 def test_itin_is_marked_as_itin_not_as_ssn() -> None:
     assert found_values(["ITIN 912-70-1234 issued"], "itin") == ["912-70-1234"]
     assert "ssn" not in categories_found(["ITIN 912-70-1234 issued"])
