@@ -10,12 +10,15 @@ reviewer decides with one key. Numbers proposed for their label are
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from review.pdf import truecase
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_name_led import after_a_place_word, joined_to_a_name
-from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
+from review.pdf.given_names import WORD_GIVEN_NAMES, given_names, surnames
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
@@ -67,7 +70,10 @@ class _Entity:
 
 
 def _entities(
-    found: list[Found], texts: list[tuple[int, PageText, str]], policy: DetectionPolicy
+    found: list[Found],
+    texts: list[tuple[int, PageText, str]],
+    policy: DetectionPolicy,
+    common: set[str],
 ) -> list[_Entity]:
     """Named entities worth proposing everywhere: what NER found here (two words at
     least, or one of four letters or more) and what it found in the submission's
@@ -106,6 +112,8 @@ def _entities(
         tokens = _name_tokens(text) if category == PERSON else tuple(text.split())
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 4):
             continue
+        if category == PERSON and _everyday(tokens, common):
+            continue  # a form's labels read as a person ("Check", "Employed\nNot")
         entity = _Entity(category, tokens)
         seen.setdefault((category, entity.key), entity)
     # "J. Doe" is a written form of "Jane Doe" when she is the only such person: one
@@ -125,7 +133,7 @@ def _entities(
     # as an organisation) is that person written shortly: one entity too. A place or an
     # organisation read where the same words are read as a person elsewhere is the
     # model misreading them ("Chloe" a place in one sentence, greeted in another).
-    lone = _lone_names(kept)
+    lone = _lone_names(kept, common)
     people = {e.key for e in kept if e.category == PERSON}
     kept = [
         e
@@ -139,6 +147,39 @@ def _entities(
     ]
     kept.extend(_family_names(kept))
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
+
+
+def _common_words(texts: Iterable[str]) -> set[str]:
+    """The words the document writes in lower case between other words, but for
+    names ("a white car" leaves "White" a surname), on the lines whose case tells (not
+    in capitals, nor by a writer who skips them): a word the model reads as a person
+    alone, written so elsewhere, is the document's word (a bankruptcy petition's
+    "Check", "Lease" and "Copy", read as people once and proposed at all of their
+    hundreds of places)."""
+    written = {
+        m[1]
+        for text in texts
+        for line in truecase.as_written(text)
+        for m in _LOWER_CASE_WORD.finditer(line)
+    }
+    return written - given_names() - surnames()
+
+
+def _common_word_read(f: Found, pages: dict[int, PageText], common: set[str]) -> bool:
+    """The model's reading of a person that is one of the document's `common` words."""
+    if f.hit.category != PERSON or not f.hit.detector.startswith("spacy.") or f.page not in pages:
+        return False
+    return _everyday(pages[f.page].text[f.hit.start : f.hit.end].split(), common)
+
+
+def _everyday(words: Sequence[str], common: set[str]) -> bool:
+    """Every word one of the document's `common` words or a stop word ("Not")."""
+    bare = [_bare(word.strip(".,;:")) for word in words]
+    return bool(bare) and all(word in common or word in STOP_WORDS for word in bare)
+
+
+# A word in lower case after another word on its line (or its comma).
+_LOWER_CASE_WORD = re.compile(r"(?<=[\w,;][ ])([a-z]{4,})\b")
 
 
 def _family_names(entities: list[_Entity]) -> list[_Entity]:
@@ -187,11 +228,13 @@ def _bare(word: str) -> str:
     return _POSSESSIVE_END.sub("", word).casefold()
 
 
-def _lone_names(entities: Iterable[_Entity]) -> dict[str, _Entity]:
+def _lone_names(entities: Iterable[_Entity], common: set[str]) -> dict[str, _Entity]:
     """Surnames and given names that, written alone, name one person: the last or the
     first word of exactly one person's name of two words or more (in either place), long
-    enough, and no place's name ("London" of "Jack London" may be the city); a given
-    name also no everyday word ("Will")."""
+    enough, no place's name ("London" of "Jack London" may be the city) and no word the
+    document writes in lower case (`common`: "Debtor" of a form's "Debtor Spouse", read
+    as a person, stood for him on every page); a given name also no everyday word
+    ("Will")."""
     people: dict[str, set[str]] = {}  # name word: the people it is a name word of
     places = set()
     named: dict[str, _Entity] = {}
@@ -220,6 +263,7 @@ def _lone_names(entities: Iterable[_Entity]) -> dict[str, _Entity]:
         and word in long_enough
         and _WORD.fullmatch(word) is not None
         and word not in places
+        and word not in common
     }
 
 
@@ -320,14 +364,18 @@ def every_occurrence(
     policy: DetectionPolicy,
 ) -> tuple[list[_Entity], list[Found], dict[int, str]]:
     """Propose each named entity at every place it is written, and tie all of its
-    places into one group: (the entities, the new finds, group by id() of a find)."""
-    entities = _entities(found, texts, policy)
+    places into one group: (the entities, the new finds, group by id() of a find).
+    The model's readings of one word the document writes in lower case elsewhere are
+    taken out of `found` ("Lease will be assumed", "Copy the value from" on a form)."""
+    pages = {index: page_text for index, page_text, _ in texts}
+    common = _common_words(page_text.text for page_text in pages.values())
+    found[:] = [f for f in found if not _common_word_read(f, pages, common)]
+    entities = _entities(found, texts, policy, common)
     groups: dict[int, str] = {}
     if not entities:
         return entities, [], groups
-    lone = _lone_names(entities)
+    lone = _lone_names(entities, common)
     people = {e.key for e in entities if e.category == PERSON}
-    pages = {index: page_text for index, page_text, _ in texts}
     by_page: dict[int, list[Found]] = {}
     for f in found:
         if f.hit.category in (ORGANIZATION, LOCATION) and f.source in (SOURCE_TEXT, SOURCE_OCR):
@@ -346,10 +394,13 @@ def every_occurrence(
     added: list[Found] = []
     for entity, pattern in _entity_patterns(entities, lone):
         group = "e" + policy.text_hash(f"{entity.category}|{entity.key}")[:15]
+        capitalised = entity.category == PERSON and not " ".join(entity.tokens).islower()
         for index, page_text, source in texts:
             for m in pattern.finditer(page_text.text):
                 # Each form captures the name itself (not its title or possessive).
                 start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
+                if capitalised and page_text.text[start:end].islower():
+                    continue  # the words of "Sole Proprietor", read as a person, not him
                 detector, group_here = "entity.every_occurrence", group
                 relative = _relative_before(page_text.text, start, end, entity)
                 if relative is not None:

@@ -63,6 +63,19 @@ def given_names() -> frozenset[str]:
 
 
 @functools.cache
+def surnames() -> frozenset[str]:
+    """The surnames of the English locales' person providers, case folded."""
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(faker.providers.person.__path__):
+        if module.name.startswith("en_"):
+            provider = importlib.import_module(f"{faker.providers.person.__name__}.{module.name}")
+            listed = vars(provider.Provider).get("last_names")
+            if isinstance(listed, dict | tuple | list | frozenset | set):
+                names.update(name.casefold() for name in listed)
+    return frozenset(names)
+
+
+@functools.cache
 def everyday_words() -> frozenset[str]:
     """Common English words (Faker's English word list, about 970), case folded: a
     given name among them ("gun", "lot", "floor") is the word when case does not tell."""

@@ -31,6 +31,9 @@ _NOT_NAME_WORDS = frozenset(
     "order orders petition motion writ habeas corpus subpoena docket certiorari mandamus "
     "judgment judgement injunction memorandum copies title circuit proceedings system "
     "syllabus opinion ins assurance realty "
+    # a bankruptcy petition's schedules and checkboxes ("Schedule G", "Disputed")
+    "schedule misc bankruptcy district notices disputed unliquidated contingent insolvent "
+    "reaffirm property household furnishings sources software copyright "
     # a congregation's or a society's name ("Thomas More Society", "Emmanuel Bible
     # Baptist Church", "Guilford Christian Fellowship": a First Circuit opinion's amici)
     "society fellowship ministries ministry chapel baptist congregation parish diocese "
@@ -77,6 +80,9 @@ EDGE_WORDS = _NOT_NAME_WORDS | frozenset(
     "witness witnesses plaintiff plaintiffs defendant defendants claimant claimants "
     "respondent respondents appellant appellants appellee appellees petitioner petitioners "
     "intervenor intervenors amicus curiae relator tenant garnishee garnishor movant senior "
+    "debtor debtors codebtor codebtors creditor creditors spouse trustee "
+    # a form's instructions, in the next cell after a name ("Steve Pierson Describe")
+    "describe include write check explain attach specify enter "
     "landlord investigator patient victim suspect deceased dob ssn tel fax mobile mob "
     "nhs ni nino ref mrn cc bcc from to sent attn v vs counsel attorney "
     # a citation's signal before a cited case ("See Williams v. McNeil")

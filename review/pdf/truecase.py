@@ -84,6 +84,16 @@ def for_model(text: str) -> str:
     return "".join(out)
 
 
+def as_written(text: str) -> Iterator[str]:
+    """The lines of `text` that `for_model` leaves as written: neither in capitals nor
+    in lower case, where a word's case says what it is."""
+    previous = ""
+    for line in text.split("\n"):
+        if not (_in_lower_case(line, previous) or _in_capitals(line)):
+            yield line
+        previous = line
+
+
 def _in_capitals(line: str) -> bool:
     letters = [c for c in line if c.isalpha()]
     upper = sum(c.isupper() for c in letters)

@@ -183,3 +183,60 @@ def test_a_filing_stamp_and_a_way_of_service_are_no_names() -> None:
 
     assert "Ruben Diaz" in people
     assert not [p for p in people if {"Sep", "Via", "Mail"} & set(p.split())]
+
+
+def test_a_bankruptcy_petitions_labels_are_no_people() -> None:
+    """A bankruptcy petition (freelawproject's bankruptcy-parser assets): the model read
+    its labels as people ("Check one.", "Signature of Attorney for Debtor", "report it
+    on Schedule G"), and every occurrence proposed "Debtor" at 276 places, "Check" at
+    131. A word the form writes in lower case elsewhere is its word, not a person."""
+    lines = [
+        "The bankruptcy forms use you and Debtor 1 to refer to a debtor filing alone.",
+        "Richard S Barreras, Jr.",
+        "Chapter of the Bankruptcy Code you are choosing to file under",
+        "Check one. (For a brief description of each, see the notice.)",
+        "Check if this is an amended filing and check the box.",
+        "If you lease a vehicle, also report it on Schedule G: Executory Contracts.",
+        "Michael D. O'Brien",
+        "Signature of Attorney for Debtor",
+        "The source of the compensation paid to me was:",
+        "Debtor",
+        "Other (specify):",
+    ]
+    people = people_in(simple_pdf(lines))
+
+    assert any("Barreras" in p for p in people)
+    assert not [p for p in people if {"Debtor", "Check", "Schedule"} & set(p.split())]
+
+
+def test_a_forms_words_read_as_people_are_its_words_where_it_writes_them_in_lower_case() -> None:
+    """The same petition's schedules: the model read "Lease will be assumed", "Copy the
+    value from" and the check boxes "Employed" and "Not employed" as people ("Employed
+    Not" across two lines, proposed at each pair). The form writes "lease", "copy" and
+    "employed" in lower case elsewhere: its words, not names. A surname the document
+    also writes as a word stays a name ("Young" of "young drivers"), and so does one
+    whose only other writing is in capitals (a Tenth Circuit opinion's "Triplet")."""
+    lines = [
+        "Richard S Barreras, Jr. and Karen Young",
+        "Business Space Lease from June 1, 2012",
+        "Lease will be assumed pursuant to 11",
+        "Copy the value from",
+        "Schedule A/B",
+        "Employment status",
+        "Employed",
+        "Not employed",
+        "Employed",
+        "Not employed",
+        "If you lease a vehicle, copy the lease terms. Young drivers pay more; young ones too.",
+        "Young signed the lease.",
+        "STEVEN MONTRAIL TRIPLET,",
+        "Petitioner - Appellant,",
+        "Steven Montrail Triplet, a state prisoner confined in the Oklahoma Department of",
+        "Corrections, appeals. The facts of this case are convoluted because of the number",
+        "of crimes committed by Triplet. On October 18, 2000, Triplet pled guilty.",
+    ]
+    people = people_in(simple_pdf(lines))
+
+    assert not [p for p in people if {"Lease", "Copy", "Employed", "Not"} & set(p.split())]
+    assert "Karen Young" in people and "Young" in people
+    assert "Triplet" in people  # a line in capitals says nothing of its words' case
