@@ -33,7 +33,9 @@ GIVEN_NAME_LED_CONFIDENCE = 0.7
 GIVEN_NAME_CONFIDENCE = 0.7
 # Before a place, not a person ("moved to Sydney", "born in Florence").
 _PLACE_BEFORE = re.compile(
-    r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?)[ ]\Z"
+    r"(?<![\w-])(?i:in|at|to|from|near|into|via|outside|around|towards?"
+    # or names one: "NORTHERN DISTRICT OF GEORGIA", "State of Virginia"
+    r"|(?:district|state|county|city|commonwealth|province|territory|republic)[ ]of)[ ]\Z"
 )
 
 
@@ -50,7 +52,7 @@ def after_a_place_word(text: str, start: int) -> bool:
     """Whether a word that leads to a place ("to", "in") comes right before `start`,
     and not as the one someone speaks to."""
     return (
-        _PLACE_BEFORE.search(text, max(0, start - 12), start) is not None
+        _PLACE_BEFORE.search(text, max(0, start - 20), start) is not None
         and _ADDRESSED_BEFORE.search(text, max(0, start - 60), start) is None
     )
 

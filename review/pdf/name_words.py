@@ -33,7 +33,7 @@ _NOT_NAME_WORDS = frozenset(
     "syllabus opinion ins assurance realty "
     # a bankruptcy petition's schedules and checkboxes ("Schedule G", "Disputed")
     "schedule misc bankruptcy district notices disputed unliquidated contingent insolvent "
-    "reaffirm property household furnishings sources software copyright "
+    "reaffirm property household furnishings sources software copyright box line "
     # a congregation's or a society's name ("Thomas More Society", "Emmanuel Bible
     # Baptist Church", "Guilford Christian Fellowship": a First Circuit opinion's amici)
     "society fellowship ministries ministry chapel baptist congregation parish diocese "

@@ -240,3 +240,23 @@ def test_a_forms_words_read_as_people_are_its_words_where_it_writes_them_in_lowe
     assert not [p for p in people if {"Lease", "Copy", "Employed", "Not"} & set(p.split())]
     assert "Karen Young" in people and "Young" in people
     assert "Triplet" in people  # a line in capitals says nothing of its words' case
+
+
+def test_a_petitions_court_its_lines_and_its_post_boxes_are_no_people() -> None:
+    """Another petition (bankruptcy-parser's Northern District of Georgia case): the
+    given-name cue read "GEORGIA" of "NORTHERN DISTRICT OF GEORGIA", the model "PO Box"
+    of a creditor's address and "Line" of "Line from Schedule A/B", and every occurrence
+    proposed them on every page."""
+    lines = [
+        "United States Bankruptcy Court for the:",
+        "NORTHERN DISTRICT OF GEORGIA",
+        "John Lindell West-Grant",
+        "LVNV Funding",
+        "PO Box 10587",
+        "Greenville, SC 29603",
+        "Line from Schedule A/B: 7.1",
+    ]
+    people = people_in(simple_pdf(lines * 2))
+
+    assert "John Lindell West-Grant" in people
+    assert not [p for p in people if {"GEORGIA", "Georgia", "Box", "Line"} & set(p.split())]
