@@ -10,15 +10,13 @@ reviewer decides with one key. Numbers proposed for their label are
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
-from review.pdf import truecase
+from review.pdf.common_words import common_words, everyday
 from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_name_led import after_a_place_word, joined_to_a_name
-from review.pdf.given_names import WORD_GIVEN_NAMES, given_names, surnames
+from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
@@ -112,7 +110,7 @@ def _entities(
         tokens = _name_tokens(text) if category == PERSON else tuple(text.split())
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 4):
             continue
-        if category == PERSON and _everyday(tokens, common):
+        if category == PERSON and everyday(tokens, common):
             continue  # a form's labels read as a person ("Check", "Employed\nNot")
         entity = _Entity(category, tokens)
         seen.setdefault((category, entity.key), entity)
@@ -149,37 +147,11 @@ def _entities(
     return sorted(kept, key=lambda e: (-len(e.key), e.category, e.key))
 
 
-def _common_words(texts: Iterable[str]) -> set[str]:
-    """The words the document writes in lower case between other words, but for
-    names ("a white car" leaves "White" a surname), on the lines whose case tells (not
-    in capitals, nor by a writer who skips them): a word the model reads as a person
-    alone, written so elsewhere, is the document's word (a bankruptcy petition's
-    "Check", "Lease" and "Copy", read as people once and proposed at all of their
-    hundreds of places)."""
-    written = {
-        m[1]
-        for text in texts
-        for line in truecase.as_written(text)
-        for m in _LOWER_CASE_WORD.finditer(line)
-    }
-    return written - given_names() - surnames()
-
-
 def _common_word_read(f: Found, pages: dict[int, PageText], common: set[str]) -> bool:
     """The model's reading of a person that is one of the document's `common` words."""
     if f.hit.category != PERSON or not f.hit.detector.startswith("spacy.") or f.page not in pages:
         return False
-    return _everyday(pages[f.page].text[f.hit.start : f.hit.end].split(), common)
-
-
-def _everyday(words: Sequence[str], common: set[str]) -> bool:
-    """Every word one of the document's `common` words or a stop word ("Not")."""
-    bare = [_bare(word.strip(".,;:")) for word in words]
-    return bool(bare) and all(word in common or word in STOP_WORDS for word in bare)
-
-
-# A word in lower case after another word on its line (or its comma).
-_LOWER_CASE_WORD = re.compile(r"(?<=[\w,;][ ])([a-z]{4,})\b")
+    return everyday(pages[f.page].text[f.hit.start : f.hit.end].split(), common)
 
 
 def _family_names(entities: list[_Entity]) -> list[_Entity]:
@@ -368,7 +340,7 @@ def every_occurrence(
     The model's readings of one word the document writes in lower case elsewhere are
     taken out of `found` ("Lease will be assumed", "Copy the value from" on a form)."""
     pages = {index: page_text for index, page_text, _ in texts}
-    common = _common_words(page_text.text for page_text in pages.values())
+    common = common_words(page_text.text for page_text in pages.values())
     found[:] = [f for f in found if not _common_word_read(f, pages, common)]
     entities = _entities(found, texts, policy, common)
     groups: dict[int, str] = {}
