@@ -18,6 +18,7 @@ from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_name_led import after_a_place_word, joined_to_a_name
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
+from review.pdf.page_skeletons import Skeletons
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
     LOCATION,
@@ -364,10 +365,11 @@ def every_occurrence(
                 f.hit = replace(f.hit, category=PERSON, detector=f.hit.detector + ">person")
         by_page.setdefault(f.page, []).append(f)
     added: list[Found] = []
+    skeletons = Skeletons(page_text.text for _, page_text, _ in texts)
     for entity, pattern in _entity_patterns(entities, lone):
         group = "e" + policy.text_hash(f"{entity.category}|{entity.key}")[:15]
         capitalised = entity.category == PERSON and not " ".join(entity.tokens).islower()
-        for index, page_text, source in texts:
+        for index, page_text, source in (texts[i] for i in skeletons.holding(_words_of(entity))):
             for m in pattern.finditer(page_text.text):
                 # Each form captures the name itself (not its title or possessive).
                 start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
@@ -400,6 +402,12 @@ def every_occurrence(
                 groups[id(f)] = group_here
                 added.append(f)
     return entities, added, groups
+
+
+def _words_of(entity: _Entity) -> set[str]:
+    """Its first or last word, in the cases `_entity_patterns` writes them: every form holds one."""
+    first, last = entity.tokens[0], entity.tokens[-1]
+    return {f(w) for w in (first, last) for f in (str, str.upper, str.lower, str.casefold)}
 
 
 def _place_or_firm(text: str, hit: Hit) -> bool:
