@@ -26,6 +26,8 @@ from typing import BinaryIO
 import pymupdf
 from pymupdf import mupdf
 
+from review.pdf.unsigned_signatures import drawn_as_stored
+
 READ_CHUNK = 1 << 20
 _PEEK = 4096  # bytes read at an entry's offset: its object's header, after any comments
 # What an object's entry must point at: its number, generation and "obj", after any
@@ -111,11 +113,13 @@ def _first_referred(pdf: mupdf.PdfDocument, misplaced: set[int]) -> int | None:
 
 
 def open_settled(source: bytes | Path) -> pymupdf.Document:
-    """`source` opened as a PDF and settled (`settle`)."""
+    """`source` opened as a PDF and settled (`settle`), its unsigned signature fields
+    drawn as it stores them (`unsigned_signatures`)."""
     if isinstance(source, bytes):
         doc = pymupdf.open(stream=source, filetype="pdf")
     else:
         doc = pymupdf.open(source, filetype="pdf")
     if not doc.needs_pass:
         settle(doc, source)
+        drawn_as_stored(doc)  # unsigned signature fields, as viewers show them
     return doc
