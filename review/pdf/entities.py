@@ -18,7 +18,7 @@ from review.pdf.detection_policy import DetectionPolicy
 from review.pdf.given_name_led import after_a_place_word, joined_to_a_name
 from review.pdf.given_names import WORD_GIVEN_NAMES, given_names
 from review.pdf.name_words import CAPITAL, NAME_WORD, PARTICLE, TITLES
-from review.pdf.page_skeletons import Skeletons
+from review.pdf.page_skeletons import Skeletons, written
 from review.pdf.pagetext import SOURCE_OCR, SOURCE_TEXT, Found, PageText
 from review.pdf.patterns import (
     LOCATION,
@@ -55,6 +55,7 @@ _SURNAME_FIRST = re.compile(r"(\S+),\s+(\S+(?:\s+\S+)?)")
 # A given name from three letters ("Ewa", "Raj"), everyday words aside.
 _LONE_SURNAME_LEN = 4
 _LONE_GIVEN_NAME_LEN = 3
+_TITLE_ROOM = max(map(len, TITLES.split("|"))) + 8  # a title, its period, a gap, "'s"
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # letters: "o'neill", "smith-jones"
 
 
@@ -253,14 +254,6 @@ def _initial_form(e: _Entity) -> str:
     return f"{e.tokens[0][0]}.{e.tokens[-1]}".casefold()
 
 
-def _written(token: str) -> str:
-    """A pattern of one word of a name as a page may write it: a hyphenated name broken
-    at its hyphen onto the next line ("Oyelaran-\nSmith"), any name broken between two
-    letters with a soft hyphen ("Wojcie-\nchowska")."""
-    return _SOFT_BREAK.join(map(re.escape, token)).replace(r"\-", "-\n?")
-
-
-_SOFT_BREAK = "(?:-\n)?"
 # A line broken inside a word with a hyphen: the next line goes on in lower case.
 _BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-\n(?=(\w))")
 
@@ -292,29 +285,29 @@ def _entity_patterns(
     patterns = []
     for e in entities:
         gap = r"(?:[ \n]|-\n)"
-        whole = gap.join(_written(t) for t in e.tokens)
+        whole = gap.join(written(t) for t in e.tokens)
         flags = re.IGNORECASE if len(e.tokens) > 1 else 0
         if e.category == PERSON and len(e.tokens) == 1:
             # Capitalised, in any case after it ("Priya", "PATEL"; not "young").
             whole = rf"(?=[{CAPITAL}])(?i:{whole})"
         elif len(e.tokens) == 1 and e.tokens[0].upper() != e.tokens[0]:
             # As written, or in capitals: a heading's "DAIMLER-BENZ" (not "Us" of "US").
-            whole = rf"(?:{whole}|{_written(e.tokens[0].upper())})"
+            whole = rf"(?:{whole}|{written(e.tokens[0].upper())})"
         forms = [rf"{_START}({whole}){_POSSESSIVE}{_END}"]
         if e.category != PERSON and len(e.tokens) == 1 and e.tokens[0].lower() != e.tokens[0]:
             # In lower case in a web address: "apple.com/itunes/starbucks", a page's
             # name too ("hpc/slingshot-interconnect.html").
-            low = _written(e.tokens[0].lower())
+            low = written(e.tokens[0].lower())
             forms.append(rf"(?<=[/.@])({low})(?![^\W\d])|{_START}({low})(?=\.[a-z]{{2,}})")
         if e.category == PERSON and len(e.tokens) >= 2:
             # With its particles, or the last word alone: "Van der Berg", "García".
             with_particles = _particle_surname(e)
-            surname = _written(e.tokens[-1])
+            surname = written(e.tokens[-1])
             if with_particles is not None:
-                surname = f"(?:{gap.join(map(_written, with_particles.split()))}|{surname})"
+                surname = f"(?:{gap.join(map(written, with_particles.split()))}|{surname})"
             if len(families[_bare(e.tokens[-1])]) == 1:  # "Ms. Patel" of two is the family's
                 forms.append(rf"{_START}(?:{TITLES})\.?{gap}({surname}){_POSSESSIVE}{_END}")
-            given = _written(e.tokens[0])
+            given = written(e.tokens[0])
             forms.append(rf"{_START}({surname},{gap}{given}){_END}")  # "DOE, JANE"
             if len(initials[_initial_form(e)]) == 1:
                 initial = re.escape(e.tokens[0][0])
@@ -369,45 +362,54 @@ def every_occurrence(
     for entity, pattern in _entity_patterns(entities, lone):
         group = "e" + policy.text_hash(f"{entity.category}|{entity.key}")[:15]
         capitalised = entity.category == PERSON and not " ".join(entity.tokens).islower()
-        for index, page_text, source in (texts[i] for i in skeletons.holding(_words_of(entity))):
-            for m in pattern.finditer(page_text.text):
-                # Each form captures the name itself (not its title or possessive).
-                start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
-                if capitalised and page_text.text[start:end].islower():
-                    continue  # the words of "Sole Proprietor", read as a person, not him
-                detector, group_here = "entity.every_occurrence", group
-                relative = _relative_before(page_text.text, start, end, entity)
-                if relative is not None:
-                    # Another of the family ("TANYA JACKSON"'s son "DESHAWN JACKSON"):
-                    # their whole name, in a group of their own.
-                    start, detector = relative, "entity.relative"
-                    name = " ".join(page_text.text[start:end].split()).casefold()
-                    group_here = "e" + policy.text_hash(f"{PERSON}|{name}")[:15]
-                known = [
-                    f
-                    for f in by_page.get(index, ())
-                    if f.hit.category == entity.category and f.hit.start < end and start < f.hit.end
-                ]
-                for f in known:
-                    groups.setdefault(id(f), group_here)
-                if _covered(start, end, known, page_text.text):
-                    continue
-                rects = page_text.boxes(start, end)
-                if not rects:
-                    continue
-                value = page_text.text[start:end]
-                hit = Hit(entity.category, start, end, 0.8, detector, squash(value))
-                f = Found(index, rects, hit, source, policy.text_hash(hit.normalized))
-                by_page.setdefault(index, []).append(f)
-                groups[id(f)] = group_here
-                added.append(f)
+        for i, m in skeletons.matches(pattern, *_anchors(entity, lone)):
+            index, page_text, source = texts[i]
+            # Each form captures the name itself (not its title or possessive).
+            start, end = next(m.span(g) for g in range(1, len(m.groups()) + 1) if m.group(g))
+            if capitalised and page_text.text[start:end].islower():
+                continue  # the words of "Sole Proprietor", read as a person, not him
+            detector, group_here = "entity.every_occurrence", group
+            relative = _relative_before(page_text.text, start, end, entity)
+            if relative is not None:
+                # Another of the family ("TANYA JACKSON"'s son "DESHAWN JACKSON"):
+                # their whole name, in a group of their own.
+                start, detector = relative, "entity.relative"
+                name = " ".join(page_text.text[start:end].split()).casefold()
+                group_here = "e" + policy.text_hash(f"{PERSON}|{name}")[:15]
+            known = [
+                f
+                for f in by_page.get(index, ())
+                if f.hit.category == entity.category and f.hit.start < end and start < f.hit.end
+            ]
+            for f in known:
+                groups.setdefault(id(f), group_here)
+            if _covered(start, end, known, page_text.text):
+                continue
+            rects = page_text.boxes(start, end)
+            if not rects:
+                continue
+            value = page_text.text[start:end]
+            hit = Hit(entity.category, start, end, 0.8, detector, squash(value))
+            f = Found(index, rects, hit, source, policy.text_hash(hit.normalized))
+            by_page.setdefault(index, []).append(f)
+            groups[id(f)] = group_here
+            added.append(f)
     return entities, added, groups
 
 
-def _words_of(entity: _Entity) -> set[str]:
-    """Its first or last word, in the cases `_entity_patterns` writes them: every form holds one."""
-    first, last = entity.tokens[0], entity.tokens[-1]
-    return {f(w) for w in (first, last) for f in (str, str.upper, str.lower, str.casefold)}
+def _anchors(entity: _Entity, lone: dict[str, _Entity]) -> tuple[list[set[str]], int]:
+    """Sets of words each of which every form `_entity_patterns` writes holds a word of
+    (in the cases it writes them): a person's surname, with the given name if that is
+    written alone too; a place's or firm's first or last word. And a length no form's
+    match reaches: each letter broken onto the next line, each gap "-\\n", a title."""
+    cases = (str, str.upper, str.lower, str.casefold)
+    first, last = ({f(w) for f in cases} for w in (entity.tokens[0], entity.tokens[-1]))
+    if entity.category == PERSON and len(entity.tokens) >= 2:
+        choices = [last | first] if lone.get(_bare(entity.tokens[0])) is entity else [last]
+    else:
+        choices = [first, last]
+    longest = max(len(f(" ".join(entity.tokens))) for f in cases)
+    return choices, 3 * longest + 2 * len(entity.tokens) + _TITLE_ROOM
 
 
 def _place_or_firm(text: str, hit: Hit) -> bool:

@@ -9,8 +9,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from review.pdf.entities import _written
-from review.pdf.page_skeletons import CASED_END, Skeletons, skeleton
+from review.pdf.entities import _anchors, _Entity, _entity_patterns
+from review.pdf.page_skeletons import CASED_END, Skeletons, skeleton, written
+from review.pdf.patterns import LOCATION, ORGANIZATION, PERSON
 
 
 def test_characters_re_matches_ignoring_case_have_one_skeleton() -> None:
@@ -34,6 +35,11 @@ def test_no_character_past_the_folded_range_has_a_case() -> None:
     assert all(_sre.unicode_tolower(code) == code for code in range(CASED_END, 0x110000))
 
 
+def _pages(found: dict[int, list[int]] | None) -> list[int]:
+    assert found is not None
+    return sorted(found)
+
+
 def test_a_name_broken_across_lines_or_cased_otherwise_finds_its_page() -> None:
     pages = Skeletons(
         [
@@ -44,17 +50,20 @@ def test_a_name_broken_across_lines_or_cased_otherwise_finds_its_page() -> None:
             "İSTANBUL office",
         ]
     )
-    assert pages.holding(["Wojciechowska"]) == [1]
-    assert pages.holding(["Oyelaran-Smith"]) == [2]
-    assert pages.holding(["Smith"]) == [2, 3]
-    assert pages.holding(["kowalski"]) == [3]
-    assert pages.holding(["istanbul"]) == [4]
-    assert pages.holding(["Nowhere", "weather"]) == [0]
-    assert pages.holding(["Absent"]) == []
+    assert _pages(pages.places(["Wojciechowska"])) == [1]
+    assert _pages(pages.places(["Oyelaran-Smith"])) == [2]
+    assert pages.places(["Smith"]) == {2: [14], 3: [14]}  # where each starts in the text
+    assert _pages(pages.places(["kowalski"])) == [3]
+    assert _pages(pages.places(["istanbul"])) == [4]
+    assert _pages(pages.places(["Nowhere", "weather"])) == [0]
+    assert pages.places(["Absent"]) == {}
 
 
-def test_a_word_without_a_skeleton_searches_every_page() -> None:
-    assert Skeletons(["a", "b", "c"]).holding(["-"]) == [0, 1, 2]
+def test_a_word_without_a_skeleton_could_be_anywhere() -> None:
+    pages = Skeletons(["a-b", "b"])
+    assert pages.places(["-"]) is None
+    found = [(page, m.span()) for page, m in pages.matches(re.compile("b"), [["-"]], 1)]
+    assert found == [(0, (2, 3)), (1, (0, 1))]
 
 
 _LETTERS = st.sampled_from(list("aAsSiIkKſıİ\u212aσςΣßéÉ-\n '"))
@@ -65,9 +74,69 @@ _LETTERS = st.sampled_from(list("aAsSiIkKſıİ\u212aσςΣßéÉ-\n '"))
     word=st.text(_LETTERS, min_size=1, max_size=6).filter(lambda w: w.strip("-\n ")),
     pages=st.lists(st.text(_LETTERS, max_size=30), min_size=1, max_size=4),
 )
-def test_every_page_a_written_form_matches_is_held(word: str, pages: list[str]) -> None:
-    form = re.compile(_written(word), re.IGNORECASE)
-    held = Skeletons(pages).holding([word])
-    for index, text in enumerate(pages):
-        if form.search(text):
-            assert index in held
+def test_a_written_form_is_found_wherever_it_matches(word: str, pages: list[str]) -> None:
+    form = re.compile(r"(?<![^\W\d])" + written(word), re.IGNORECASE)  # not after a letter
+    everywhere = [(i, m.span()) for i, text in enumerate(pages) for m in form.finditer(text)]
+    found = [(i, m.span()) for i, m in Skeletons(pages).matches(form, [[word]], 3 * len(word))]
+    assert found == everywhere
+
+
+_NAME_PARTS = st.sampled_from(
+    [
+        "Jane",
+        "JANE",
+        "Doe",
+        "DOE",
+        "doe",
+        "Do-\ne",
+        "Doe's",
+        "Ms.",
+        "Dr",
+        "J.",
+        "Janet",
+        ",",
+        " ",
+        " ",
+        "\n",
+        "-\n",
+        "x",
+        "Doerr",
+        "jane.doe@",
+        "1",
+        "Smith",
+        "Van",
+        "va-\nn",
+        "d-\ner",
+        "Ms. van der",
+        "Mary",
+        "Roe",
+        "ROE,",
+        "Mr.",
+        "Saginaw",
+        "County",
+        "COUNTY",
+        "acme.com",
+        "www.Acme.",
+        "ACME",
+        "Acme's",
+        "/acme",
+        "der",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pages=st.lists(st.lists(_NAME_PARTS, max_size=14).map("".join), min_size=1, max_size=3))
+def test_a_names_forms_are_found_as_a_search_of_every_page_finds_them(pages: list[str]) -> None:
+    jane = _Entity(PERSON, ("Jane", "van", "der", "Doe"))
+    doe = _Entity(PERSON, ("Doe",))
+    acme = _Entity(ORGANIZATION, ("Acme",))
+    mary = _Entity(PERSON, ("Mary", "Roe"))  # her given name is nobody's alone
+    county = _Entity(LOCATION, ("Saginaw", "County"))
+    lone = {"doe": jane, "jane": jane, "roe": mary}
+    for entity, pattern in _entity_patterns([jane, doe, acme, mary, county], lone):
+        everywhere = [(i, m.span()) for i, t in enumerate(pages) for m in pattern.finditer(t)]
+        found = [
+            (i, m.span()) for i, m in Skeletons(pages).matches(pattern, *_anchors(entity, lone))
+        ]
+        assert found == everywhere
