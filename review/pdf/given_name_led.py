@@ -112,7 +112,7 @@ _PLACE_WORDS = frozenset(
     "hospital school college university academy station airport hotel church chapel "
     "centre center county city town village valley hall house bank trust foundation "
     "museum library stadium bridge square institute clinic gallery theatre theater "
-    "prize award fund group tech line".split()
+    "prize award fund group tech line township precinct borough".split()
 )
 
 

@@ -37,7 +37,10 @@ _NOT_NAME_WORDS = frozenset(
     # a congregation's or a society's name ("Thomas More Society", "Emmanuel Bible
     # Baptist Church", "Guilford Christian Fellowship": a First Circuit opinion's amici)
     "society fellowship ministries ministry chapel baptist congregation parish diocese "
-    "synagogue mosque cathedral".split()
+    "synagogue mosque cathedral "
+    # an election report's precincts and lines ("Marion Township Precinct 2", "Write-In")
+    "precinct precincts township townships borough ballot ballots election "
+    "electors ticket write-in".split()
 )
 
 
