@@ -17,42 +17,61 @@ as they are.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pymupdf
 from pymupdf import mupdf
 
 from review.pdf.on_screen import drawn_on_screen
 
+_MUPDF_ERRORS = (RuntimeError, mupdf.FzErrorBase)
+
 
 def drawn_as_stored(doc: pymupdf.Document) -> None:
     """Bake the unsigned signature fields of `doc` that store an appearance and are
-    drawn on screen into their pages' content; every other annotation stays."""
+    drawn on screen into their pages' content; every other annotation stays. A document
+    MuPDF cannot read or bake is left as it is, for the open check to judge."""
     if not doc.is_pdf:
         return  # a picture handed in as a PDF: the open check refuses it
     pdf = mupdf.pdf_specifics(doc.this)
     if not mupdf.pdf_dict_getp(mupdf.pdf_trailer(pdf), "Root/AcroForm").m_internal:
         return  # no form, no field
-    others: dict[int, list[mupdf.PdfObj]] = {}
-    for number in range(doc.page_count):
-        page = mupdf.pdf_lookup_page_obj(pdf, number)
-        annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
-        if not mupdf.pdf_is_array(annots):
-            continue
-        listed = [mupdf.pdf_array_get(annots, i) for i in range(mupdf.pdf_array_len(annots))]
-        unsigned = [_unsigned_and_stored(pdf, a) for a in listed]
-        if any(unsigned):
-            others[number] = [a for a, u in zip(listed, unsigned, strict=True) if not u]
-            baked = [a for a, u in zip(listed, unsigned, strict=True) if u]
-            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, _array(pdf, baked))
-    if not others:
+    try:
+        pages = list(_pages_listing_them(pdf, doc.page_count))
+    except _MUPDF_ERRORS:
         return
-    # Baking takes each listed field's stored appearance; only these fields are listed.
-    doc.bake(annots=False, widgets=True)
-    for number, rest in others.items():
-        page = mupdf.pdf_lookup_page_obj(pdf, number)
+    if not pages:
+        return
+    for page, listed, unsigned in pages:
+        baked = [a for a, u in zip(listed, unsigned, strict=True) if u]
+        mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, _array(pdf, baked))
+    try:
+        # Baking takes each listed field's stored appearance; only these are listed.
+        doc.bake(annots=False, widgets=True)
+    except _MUPDF_ERRORS:
+        for page, listed, _ in pages:  # as it was: MuPDF's arrow, as before
+            mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, _array(pdf, listed))
+        return
+    for page, listed, unsigned in pages:
+        rest = [a for a, u in zip(listed, unsigned, strict=True) if not u]
         if rest:
             mupdf.pdf_dict_put(page, mupdf.PDF_ENUM_NAME_Annots, _array(pdf, rest))
         else:
             mupdf.pdf_dict_del(page, mupdf.PDF_ENUM_NAME_Annots)
+
+
+def _pages_listing_them(
+    pdf: mupdf.PdfDocument, count: int
+) -> Iterator[tuple[mupdf.PdfObj, list[mupdf.PdfObj], list[bool]]]:
+    """Each page listing such a field: the page, its annotations, which are such."""
+    for number in range(count):
+        page = mupdf.pdf_lookup_page_obj(pdf, number)
+        annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
+        if mupdf.pdf_is_array(annots):
+            listed = [mupdf.pdf_array_get(annots, i) for i in range(mupdf.pdf_array_len(annots))]
+            unsigned = [_unsigned_and_stored(pdf, a) for a in listed]
+            if any(unsigned):
+                yield page, listed, unsigned
 
 
 def _unsigned_and_stored(pdf: mupdf.PdfDocument, annot: mupdf.PdfObj) -> bool:
