@@ -26,7 +26,6 @@ from typing import BinaryIO
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.page_boxes import media_boxes_readable
 from review.pdf.unsigned_signatures import drawn_as_stored
 
 READ_CHUNK = 1 << 20
@@ -115,8 +114,7 @@ def _first_referred(pdf: mupdf.PdfDocument, misplaced: set[int]) -> int | None:
 
 def open_settled(source: bytes | Path) -> pymupdf.Document:
     """`source` opened as a PDF and settled (`settle`), its unsigned signature fields
-    drawn as it stores them (`unsigned_signatures`), its pages' boxes readable
-    (`page_boxes`)."""
+    drawn as it stores them (`unsigned_signatures`)."""
     if isinstance(source, bytes):
         doc = pymupdf.open(stream=source, filetype="pdf")
     else:
@@ -124,5 +122,4 @@ def open_settled(source: bytes | Path) -> pymupdf.Document:
     if not doc.needs_pass:
         settle(doc, source)
         drawn_as_stored(doc)  # unsigned signature fields, as viewers show them
-        media_boxes_readable(doc)  # and pages cropped, as viewers crop them
     return doc

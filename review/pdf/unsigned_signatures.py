@@ -37,7 +37,7 @@ def drawn_as_stored(doc: pymupdf.Document) -> None:
     if not mupdf.pdf_dict_getp(mupdf.pdf_trailer(pdf), "Root/AcroForm").m_internal:
         return  # no form, no field
     try:
-        pages = list(_pages_listing_them(pdf, doc.page_count))
+        pages = list(_pages_listing_them(pdf))
     except _MUPDF_ERRORS:
         return
     if not pages:
@@ -61,17 +61,42 @@ def drawn_as_stored(doc: pymupdf.Document) -> None:
 
 
 def _pages_listing_them(
-    pdf: mupdf.PdfDocument, count: int
+    pdf: mupdf.PdfDocument,
 ) -> Iterator[tuple[mupdf.PdfObj, list[mupdf.PdfObj], list[bool]]]:
-    """Each page listing such a field: the page, its annotations, which are such."""
-    for number in range(count):
-        page = mupdf.pdf_lookup_page_obj(pdf, number)
+    """Each page listing such a field: the page, its annotations, which are such. The
+    pages are the fields' own (/P): walking the page tree would have MuPDF repair a
+    broken one here, which the open check names (iText's brokenPageTreeNullLast.pdf)."""
+    pages: dict[int, mupdf.PdfObj] = {}
+    for widget in _form_widgets(pdf):
+        page = mupdf.pdf_dict_get(widget, mupdf.PDF_ENUM_NAME_P)
+        if mupdf.pdf_is_indirect(page) and mupdf.pdf_is_dict(page):
+            if _unsigned_and_stored(pdf, widget):
+                pages.setdefault(mupdf.pdf_to_num(page), page)
+    for page in pages.values():
         annots = mupdf.pdf_dict_get(page, mupdf.PDF_ENUM_NAME_Annots)
         if mupdf.pdf_is_array(annots):
             listed = [mupdf.pdf_array_get(annots, i) for i in range(mupdf.pdf_array_len(annots))]
             unsigned = [_unsigned_and_stored(pdf, a) for a in listed]
             if any(unsigned):
                 yield page, listed, unsigned
+
+
+def _form_widgets(pdf: mupdf.PdfDocument) -> Iterator[mupdf.PdfObj]:
+    """The form's fields without kids (its widgets), each once."""
+    fields = mupdf.pdf_dict_getp(mupdf.pdf_trailer(pdf), "Root/AcroForm/Fields")
+    stack = [mupdf.pdf_array_get(fields, i) for i in range(mupdf.pdf_array_len(fields))]
+    seen: set[int] = set()
+    while stack:
+        field = stack.pop()
+        if mupdf.pdf_is_indirect(field):
+            if mupdf.pdf_to_num(field) in seen:
+                continue  # a cycle of /Kids
+            seen.add(mupdf.pdf_to_num(field))
+        kids = mupdf.pdf_dict_get(field, mupdf.PDF_ENUM_NAME_Kids)
+        if mupdf.pdf_is_array(kids):
+            stack += [mupdf.pdf_array_get(kids, i) for i in range(mupdf.pdf_array_len(kids))]
+        elif mupdf.pdf_is_dict(field):
+            yield field
 
 
 def _unsigned_and_stored(pdf: mupdf.PdfDocument, annot: mupdf.PdfObj) -> bool:
