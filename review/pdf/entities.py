@@ -398,16 +398,14 @@ def every_occurrence(
 
 
 def _anchors(entity: _Entity, lone: dict[str, _Entity]) -> tuple[list[set[str]], int]:
-    """Sets of words each of which every form `_entity_patterns` writes holds a word of
-    (in the cases it writes them): a person's surname, with the given name if that is
-    written alone too; a place's or firm's first or last word. And a length no form's
-    match reaches: each letter broken onto the next line, each gap "-\\n", a title."""
+    """Word sets every form `_entity_patterns` writes holds a word of each of (in its
+    cases): a person's surname, and the given name if written alone too; a place's or
+    firm's first or last word. And a length past any form: "-\\n" between letters, a title."""
     cases = (str, str.upper, str.lower, str.casefold)
     first, last = ({f(w) for f in cases} for w in (entity.tokens[0], entity.tokens[-1]))
-    if entity.category == PERSON and len(entity.tokens) >= 2:
-        choices = [last | first] if lone.get(_bare(entity.tokens[0])) is entity else [last]
-    else:
-        choices = [first, last]
+    person = entity.category == PERSON and len(entity.tokens) >= 2
+    alone = lone.get(_bare(entity.tokens[0])) is entity
+    choices = ([last | first] if alone else [last]) if person else [first, last]
     longest = max(len(f(" ".join(entity.tokens))) for f in cases)
     return choices, 3 * longest + 2 * len(entity.tokens) + _TITLE_ROOM
 
