@@ -9,6 +9,8 @@ the same annotations and measure the same glyphs.
   becomes an object of its own.
 - A content stream under an image codec is made empty, as MuPDF reads it
   (`image_coded.py`).
+- An annotation kept upright on a turned page (NoRotate) is placed where MuPDF shows
+  it (`no_rotate.py`).
 - Font metrics no glyph needs are brought within reach (`font_metrics.py`).
 - A form field's default appearance (/DA) whose "Tf" has no size before it ("/Helv
   Tf") is given the automatic size, 0, which MuPDF draws it with: PyMuPDF could not
@@ -23,11 +25,13 @@ from pymupdf import mupdf
 
 from review.pdf.font_metrics import fit_font_metrics
 from review.pdf.image_coded import image_coded_content_emptied
+from review.pdf.no_rotate import kept_upright
 
 
 def prepare_to_read(doc: pymupdf.Document) -> None:
     image_coded_content_emptied(doc)
     _annotations_readable(doc)
+    kept_upright(doc)
     fit_font_metrics(doc)
 
 
