@@ -2,6 +2,10 @@
 detection, the hidden-content analysis, burn-in, sanitize and the release gate all see
 the same annotations and measure the same glyphs.
 
+- A page object the page tree lists more than once (pdfium's viewer_ref.pdf: one page
+  five times) is shown on each of its pages, and burn-in's edit of one was made on
+  all: the release gate refused every box on such a page. Each listing after the first
+  gets a copy of its own.
 - An annotation written into its page's /Annots array as a dictionary, not as an object
   of its own (PyMuPDF's test_4928.pdf: a note, a highlight, an ink drawing), is drawn by
   MuPDF but listed by PyMuPDF under object number 0, which `Page.annots()` skips, and
@@ -29,10 +33,28 @@ from review.pdf.no_rotate import kept_upright
 
 
 def prepare_to_read(doc: pymupdf.Document) -> None:
+    _pages_listed_once(doc)
     image_coded_content_emptied(doc)
     _annotations_readable(doc)
     kept_upright(doc)
     fit_font_metrics(doc)
+
+
+def _pages_listed_once(doc: pymupdf.Document) -> None:
+    """Give each listing of a page object the page tree lists more than once a copy of
+    its own (module docstring)."""
+    pdf = mupdf.pdf_specifics(doc.this)
+    seen: set[int] = set()
+    for number in range(doc.page_count):
+        try:
+            page, parent, index = mupdf.pdf_lookup_page_loc(pdf, number)
+        except (RuntimeError, mupdf.FzErrorBase):
+            continue  # a page MuPDF cannot find: detection names it
+        if mupdf.pdf_to_num(page) not in seen:
+            seen.add(mupdf.pdf_to_num(page))
+            continue
+        copy = mupdf.pdf_add_object(pdf, mupdf.pdf_copy_dict(page))
+        mupdf.pdf_array_put(mupdf.pdf_dict_get(parent, mupdf.PDF_ENUM_NAME_Kids), index, copy)
 
 
 def _sized(appearance: str) -> str:
