@@ -18,6 +18,7 @@ which the filter leaves alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pymupdf
 
@@ -77,9 +78,7 @@ def inline_colour_spaces_named(doc: pymupdf.Document, streams: set[int]) -> None
         named: dict[bytes, bytes] = {}  # array, as a resource writes it -> its name
         out: list[bytes] = []
         cursor = 0
-        for start, end, is_operator in lex(data):
-            if not (is_operator and data.startswith(b"BI", start)):
-                continue
+        for start, end in _inline_images(data):
             found = _colour_space(data, start + 2, end)
             if found is None:
                 continue
@@ -95,6 +94,13 @@ def inline_colour_spaces_named(doc: pymupdf.Document, streams: set[int]) -> None
     for xref, users in owners.items():
         if xref in streams:
             _lab_images_as_objects(doc, xref, users)
+
+
+def _inline_images(data: bytes) -> Iterator[tuple[int, int]]:
+    """Where each inline image of content stream `data` starts ("BI") and ends ("EI")."""
+    for start, end, is_operator in lex(data):
+        if is_operator and data.startswith(b"BI", start):
+            yield start, end
 
 
 def _owners(doc: pymupdf.Document) -> dict[int, list[int]]:
@@ -116,9 +122,7 @@ def _lab_images_as_objects(doc: pymupdf.Document, xref: int, owners: list[int]) 
         return
     out: list[bytes] = []
     cursor = 0
-    for start, end, is_operator in lex(data):
-        if not (is_operator and data.startswith(b"BI", start)):
-            continue
+    for start, end in _inline_images(data):
         image = _inline_image(data, start + 2, end)
         if image is None:
             continue
