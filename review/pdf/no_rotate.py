@@ -2,9 +2,10 @@
 
 An annotation or field flagged NoRotate (/F bit 5) on a page with a /Rotate is shown
 turned back about its rectangle's top left corner, so that it stays upright on screen;
-the preview shows it so. MuPDF's text extraction and its baking ignore the flag: detection and the release gate read its words, and burn-in
-drew it, turned with the page, away from where the reviewer saw it (pdfium's
-bug_1883.pdf: two arrows; a comment's text a box drawn on the preview then missed).
+the preview shows it so. MuPDF's text extraction and its baking ignore the flag:
+detection and the release gate read its words, and burn-in drew it, turned with the
+page, away from where the reviewer saw it (pdfium's bug_1883.pdf: two arrows; a
+comment's text a box drawn on the preview then missed).
 `kept_upright`, run by every reader of the pages (`prepare.py`), gives each such
 annotation the placement MuPDF shows: each normal appearance is drawn through a new form
 of its own that places it turned, the rectangle is the turned one, and the flag is
@@ -80,8 +81,9 @@ def _turned(doc: pymupdf.Document, page: pymupdf.Page, xrefs: list[int], rotatio
         keys = _appearance_keys(doc, xref)
         try:
             rect = pymupdf.Rect(_numbers(doc, xref, "Rect")).normalize()
+            fits = [_fit(doc, xref, key, rect) for key in keys]
         except ValueError:
-            continue  # no rectangle MuPDF could place it by either
+            continue  # a rectangle or box not written as numbers: left as it is
         if not keys:
             continue  # MuPDF draws one afresh, from the rectangle: left as it is
         corner = pymupdf.Point(rect.x0, rect.y1) * ctm
@@ -93,10 +95,10 @@ def _turned(doc: pymupdf.Document, page: pymupdf.Page, xrefs: list[int], rotatio
             * pymupdf.Matrix(1, 0, 0, 1, corner.x, corner.y)
             * ~ctm
         )
-        for key in keys:
-            _drawn_turned(doc, xref, key, rect, turn)
+        for key, fit in zip(keys, fits, strict=True):
+            _drawn_turned(doc, xref, key, fit * turn, rect * turn)
         doc.xref_set_key(xref, "Rect", _array(rect * turn))
-        flags = int(doc.xref_get_key(xref, "F")[1])
+        flags = int(float(doc.xref_get_key(xref, "F")[1]))
         doc.xref_set_key(xref, "F", str(flags & ~pymupdf.PDF_ANNOT_IS_NO_ROTATE))
 
 
@@ -114,30 +116,35 @@ def _appearance_keys(doc: pymupdf.Document, xref: int) -> list[str]:
     ]
 
 
-def _drawn_turned(
-    doc: pymupdf.Document, xref: int, key: str, rect: pymupdf.Rect, turn: pymupdf.Matrix
-) -> None:
-    """Appearance `key` of annotation `xref` replaced by a form that draws it as MuPDF
-    fits it into `rect`, then `turn`ed; the form's box is the turned rectangle."""
+def _fit(doc: pymupdf.Document, xref: int, key: str, rect: pymupdf.Rect) -> pymupdf.Matrix:
+    """The matrix MuPDF fits appearance `key` of annotation `xref` into `rect` with
+    (after the appearance's own /Matrix)."""
     stream = int(doc.xref_get_key(xref, key)[1].split()[0])
     kind, _ = doc.xref_get_key(stream, "Matrix")
     matrix = (
         pymupdf.Matrix(_numbers(doc, stream, "Matrix")) if kind == "array" else pymupdf.Identity
     )
     drawn = (pymupdf.Rect(_numbers(doc, stream, "BBox")) * matrix).normalize()
-    # The matrix MuPDF fits the drawn box into the rectangle with (after /Matrix).
     scale_x = rect.width / drawn.width if drawn.width else 1
     scale_y = rect.height / drawn.height if drawn.height else 1
-    fit = pymupdf.Matrix(
+    return pymupdf.Matrix(
         scale_x, 0, 0, scale_y, rect.x0 - drawn.x0 * scale_x, rect.y0 - drawn.y0 * scale_y
     )
+
+
+def _drawn_turned(
+    doc: pymupdf.Document, xref: int, key: str, placed: pymupdf.Matrix, box: pymupdf.Rect
+) -> None:
+    """Appearance `key` of annotation `xref` replaced by a form of box `box` that draws
+    it `placed`."""
+    stream = int(doc.xref_get_key(xref, key)[1].split()[0])
     form = doc.get_new_xref()
     doc.update_object(
         form,
-        f"<</Type/XObject/Subtype/Form/BBox {_array(rect * turn)}"
+        f"<</Type/XObject/Subtype/Form/BBox {_array(box)}"
         f"/Resources <</XObject <</Shown {stream} 0 R>>>>>>",
     )
-    doc.update_stream(form, f"q {_array(fit * turn)[1:-1]} cm /Shown Do Q".encode())
+    doc.update_stream(form, f"q {_array(placed)[1:-1]} cm /Shown Do Q".encode())
     doc.xref_set_key(xref, key, f"{form} 0 R")
 
 

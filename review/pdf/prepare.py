@@ -54,6 +54,10 @@ def _pages_listed_once(doc: pymupdf.Document) -> None:
             seen.add(mupdf.pdf_to_num(page))
             continue
         copy = mupdf.pdf_add_object(pdf, mupdf.pdf_copy_dict(page))
+        annots = mupdf.pdf_dict_get(copy, mupdf.PDF_ENUM_NAME_Annots)
+        if mupdf.pdf_is_array(annots) and not mupdf.pdf_is_indirect(annots):
+            # Each copy's own list: burn-in readies a page's list by editing it.
+            mupdf.pdf_dict_put(copy, mupdf.PDF_ENUM_NAME_Annots, mupdf.pdf_copy_array(annots))
         mupdf.pdf_array_put(mupdf.pdf_dict_get(parent, mupdf.PDF_ENUM_NAME_Kids), index, copy)
 
 

@@ -102,3 +102,18 @@ def test_detection_proposes_the_name_in_a_no_rotate_comment_where_the_preview_sh
 
     people = [display_rect(page, m.box) for m in marks if m.category == "person"]
     assert people and all(shown.contains(rect) for rect in people)
+
+
+def test_a_no_rotate_comment_whose_box_is_no_array_of_numbers_is_left_as_it_is() -> None:
+    doc = pymupdf.open(stream=_annotated([90], COMMENT, "[0 0 200 30]", shared=False))
+    annot = doc[0].first_annot.xref
+    form = int(doc.xref_get_key(annot, "AP/N")[1].split()[0])
+    box = doc.get_new_xref()
+    doc.update_object(box, "[0 0 200 30]")
+    doc.xref_set_key(form, "BBox", f"{box} 0 R")  # an indirect box, which MuPDF reads
+    pdf = doc.tobytes()
+
+    detect(pdf, DetectionPolicy(salt=b"s" * 16, ocr=False))  # reads the page, no error
+    released = sanitize(burn_in(pdf, []))
+
+    assert verify(pdf, released, []).ok
