@@ -17,6 +17,8 @@ from django.conf import settings
 
 from tests.serving.conftest import ROOT
 
+pytestmark = pytest.mark.own_database
+
 STOP_BOUND_SECONDS = 10
 # The test process's own switches and database stay out of the processes it starts.
 _DROPPED = {

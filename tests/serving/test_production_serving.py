@@ -8,10 +8,13 @@ import sys
 from base64 import b32decode
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from django_otp.oath import totp
 
 from tests.browser.conftest import browser  # noqa: F401 - the shared Chromium fixture
 from tests.serving.conftest import ADMIN_PASSWORD, ADMIN_USER, ROOT, production_env
+
+pytestmark = pytest.mark.own_database
 
 
 def test_check_deploy_with_production_settings_prints_no_warning(tmp_path):

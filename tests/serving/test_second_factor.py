@@ -112,6 +112,7 @@ def test_the_demo_settings_do_not_ask_for_a_second_factor(client, officer):
     assert client.get("/admin/").status_code == 200
 
 
+@pytest.mark.own_database
 @pytest.mark.parametrize(
     ("settings_module", "extra", "required"),
     [("config.settings_production", {}, "True"), ("config.settings", {"DEBUG": "1"}, "False")],

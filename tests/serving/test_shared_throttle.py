@@ -5,7 +5,11 @@ the rate once to each of them."""
 import subprocess
 import sys
 
+import pytest
+
 from tests.serving.conftest import ROOT, manage, production_env
+
+pytestmark = pytest.mark.own_database
 
 # A server process: two requests of one client through the intake API's throttle.
 TWO_REQUESTS = """
