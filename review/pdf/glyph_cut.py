@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
-from review.pdf.geometry import Quad, area_of, overlap, pdf_to_page, quad
+from review.pdf.geometry import Quad, area_of, contains_point, overlap, pdf_to_page, quad
 from review.pdf.painters import COVERED_SHARE
 from review.pdf.slanted import SlantedGlyph, meets, slanted_glyphs
 
@@ -112,19 +112,35 @@ def slanted_glyphs_under(page: pymupdf.Page, boxes: Sequence[Quad]) -> list[Slan
     return [g for g in slanted_glyphs(textpage) if any(meets(g.quad, box) for box in boxes)]
 
 
-def drop_covered_glyphs(page: pymupdf.Page, boxes: Sequence[Quad]) -> None:
+def drop_covered_glyphs(
+    page: pymupdf.Page, boxes: Sequence[Quad], held: Sequence[tuple[Quad, Quad]] = ()
+) -> None:
     """Remove each glyph whose box lies under a box as the hidden-content analysis
-    judges a glyph covered (`painters.COVERED_SHARE` of it). A box narrowed off a word
-    whose middle it does not hold (`text_reach.text_rect`) spared the word's glyphs
-    that lie inside it all the same: a raised quote set before a word on the line below
-    (pdfTeX's listings in a Python textbook), left under the black box, where the gate
-    found it unseen."""
+    judges a glyph covered (`painters.COVERED_SHARE` of it), and each glyph of a word
+    a box holds (`held`: the word's box, the box) that meets the box as MuPDF's
+    redaction measures it. A box narrowed off a word whose middle it does not hold
+    (`text_reach.text_rect`) spared the word's glyphs that lie inside it all the same:
+    a raised quote set before a word on the line below (pdfTeX's listings in a Python
+    textbook), left under the black box, where the gate found it unseen. Narrowed off a
+    line just above it, a box over a 120-point word spared the "n" of "on" in a line
+    running up the margin, whose "o" it took (pdf2htmlEX's fontfile3_opentype.pdf): the
+    gate found "n" under the box."""
+
+    def taken(bbox: Quad) -> bool:
+        area = area_of(bbox)
+        if any(overlap(bbox, box) >= COVERED_SHARE * area for box in boxes):
+            return True
+        middle = ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2)
+        return any(
+            contains_point(word, middle) and meets(pymupdf.Rect(bbox).quad, box)
+            for word, box in held
+        )
+
     under = [
         (chr(char[0]), char[2], span["seqno"])
         for span in page.get_texttrace()
         for char in span["chars"]
-        if (area := area_of(quad(char[3]))) > 0
-        and any(overlap(quad(char[3]), box) >= COVERED_SHARE * area for box in boxes)
+        if area_of(quad(char[3])) > 0 and taken(quad(char[3]))
     ]
     drop_glyphs(page, ranked(page, under))
 

@@ -350,7 +350,8 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
     # under the boxes. Where no box is narrowed, one pass does all.
     words, slanted = text_words(page)
     quads = [quad(rect) for rect in rects]
-    text_rects = [text_rect(rect, words) for rect in rects]
+    reaches = [text_rect(rect, words) for rect in rects]
+    text_rects = [narrowed for narrowed, _ in reaches]
     removing = [quad(r) for r in text_rects if not r.is_empty]
     # A watermark's letter a box crosses is kept beside it; then the rest of the slanted
     # glyphs under the boxes go.
@@ -368,7 +369,12 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,
         )
-        drop_covered_glyphs(page, quads)
+        held = [
+            (word, box)
+            for box, (_, words_held) in zip(quads, reaches, strict=True)
+            for word in words_held
+        ]
+        drop_covered_glyphs(page, quads, held)
         text = pymupdf.PDF_REDACT_TEXT_NONE
     stencilled = finer_stencils(page, quads, log)  # a one-pixel rule stays beside a box
     for rect in rects:

@@ -86,8 +86,9 @@ def _holds(box: Quad, word: Quad) -> bool:
     )
 
 
-def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
-    """The part of a box whose text the burn-in takes.
+def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> tuple[pymupdf.Rect, list[Quad]]:
+    """The part of a box whose text the burn-in takes, and the boxes of the words the
+    box holds.
 
     MuPDF takes every glyph a box touches, whole. Line boxes include the leading, so a
     box over one line of a tightly set page reaches a point or two into the lines above
@@ -100,12 +101,16 @@ def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
 
     Words, not lines: a formula with a fraction or subscripts makes its line twice as
     tall as the words beside it, and the line's middle falls outside a box that holds
-    theirs (pdflatex's "die Ebene H", GeoTopo in py-pdf's sample files)."""
+    theirs (pdflatex's "die Ebene H", GeoTopo in py-pdf's sample files).
+
+    Narrowed off a word of one direction, the box may spare glyphs of a word of the
+    other that it holds: `glyph_cut.drop_covered_glyphs` takes those."""
     if rect.is_empty:
-        return rect
+        return rect, []
     edges = [rect.x0, rect.y0, rect.x1, rect.y1]
     bounds = (rect.x0, rect.y0, rect.x1, rect.y1)
     held: list[tuple[int, float]] = []
+    held_words: list[Quad] = []
     for box, along_x in words:
         if not intersects(box, bounds):
             continue
@@ -115,6 +120,7 @@ def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
         if bounds[axis] <= middle <= bounds[axis + 2]:
             if _along(box, bounds, 1 - axis) > max(TOLERANCE_PT, (high - low) / 20):
                 held.append((axis, middle))
+                held_words.append(box)
             # Else the box only touches its side, a word it does not hold either: a
             # drop cap three lines tall that a box over the word after it met by
             # 0.0003 pt held the box down to the cap's middle, into the next line, whose
@@ -129,4 +135,4 @@ def text_rect(rect: pymupdf.Rect, words: Sequence[Word]) -> pymupdf.Rect:
         # height and took none of the heading's glyphs (PyMuPDF's test_2979.pdf).
         edges[axis] = min(edges[axis], max(bounds[axis], middle - _HELD))
         edges[axis + 2] = max(edges[axis + 2], min(bounds[axis + 2], middle + _HELD))
-    return pymupdf.Rect(*edges)
+    return pymupdf.Rect(*edges), held_words
