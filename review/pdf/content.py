@@ -41,9 +41,11 @@ _COLOUR_NUDGE = 1e-5
 # An operator that may set the leading, as far as a pattern can tell.
 _SETS_LEADING = re.compile(rb"T[LD]" + TOKEN_END)
 # What sets the leading ("TL", and "TD" by its second operand), "T*", and "Q" (which may
-# restore a leading of 0), for `_t_star_without_leading`.
+# restore a leading of 0), for `_t_star_without_leading`. A number starts a token and is
+# read once: tried from every digit of a long run of digits and split every way, a run
+# of thousands (an inline image's dark grey bytes) took hours.
 _LEADING_OPS = re.compile(
-    rb"([-+]?(?:\d+\.?\d*|\.\d+))[\x00\t\n\f\r ]*T[LD](?![A-Za-z*])"
+    rb"(?<![0-9.+-])([-+]?+(?:\d++(?:\.\d*+)?|\.\d++))[\x00\t\n\f\r ]*+T[LD](?![A-Za-z*])"
     rb"|T\*|(?<![A-Za-z0-9_.])Q(?![A-Za-z0-9_.])"
 )
 # What sets a text object's line matrix ("Td", "TD", "Tm", and "BT" and "ET" around

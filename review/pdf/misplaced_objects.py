@@ -31,8 +31,12 @@ from review.pdf.unsigned_signatures import drawn_as_stored
 READ_CHUNK = 1 << 20
 _PEEK = 4096  # bytes read at an entry's offset: its object's header, after any comments
 # What an object's entry must point at: its number, generation and "obj", after any
-# white space and comments (as MuPDF's lexer reads it).
-_HEADER = re.compile(rb"(?:[\x00\t\n\f\r ]+|%[^\r\n]*)*(\d+)[\x00\t\n\f\r ]+\d+[\x00\t\n\f\r ]+obj")
+# white space and comments (as MuPDF's lexer reads it). Possessive: tried every way of
+# splitting a run of white space into runs, an entry pointing into 599 spaces held the
+# admission for good (tika's test-pdf-with-print-ticket-header.pdf).
+_HEADER = re.compile(
+    rb"(?:[\x00\t\n\f\r ]++|%[^\r\n]*+)*+(\d+)[\x00\t\n\f\r ]+\d+[\x00\t\n\f\r ]+obj"
+)
 
 
 def settle(doc: pymupdf.Document, source: bytes | Path) -> None:

@@ -19,7 +19,7 @@ CHARACTER_COLLECTION = re.compile(rb"/(?:Registry|Ordering)\s*\([^()\\]*\)")
 # The same strings written as objects of their own, by reference (LittleCMS's manuals).
 _COLLECTION_REFERENCE = re.compile(rb"/(?:Registry|Ordering)\s*(\d+)\s+\d+\s+R")
 # A CMap program (a font's ToUnicode map), as it starts: comments, then "/CIDInit".
-_CMAP_PROGRAM = re.compile(rb"(?:\s*%[^\r\n]*)*\s*/CIDInit\s*/ProcSet\s+findresource")
+_CMAP_PROGRAM = re.compile(rb"(?:\s*+%[^\r\n]*+)*+\s*+/CIDInit\s*/ProcSet\s+findresource")
 # What else a CMap program names itself by: its /CMapName, and its comments on lines of
 # their own ("%%Title: (Adobe-Identity-UCS Adobe Identity 0)").
 # Where an ICC profile's signature "acsp" (36 bytes into its header) may end: a header

@@ -22,6 +22,7 @@ from review.pdf.misplaced_objects import READ_CHUNK, open_settled, revised
 from review.pdf.redact import burn_in, render_page_png
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.child import run_in_child
 
 SHOWN, SHADOWED = "You are fired", "Sign me to get a reward"
 
@@ -123,3 +124,38 @@ def test_a_second_startxref_across_a_chunk_boundary_is_found_once(at: int) -> No
 
     assert revised(io.BytesIO(one))
     assert not revised(io.BytesIO(one[: at + 4]))
+
+
+def padded(spaces: int) -> bytes:
+    """One page; an update points the entry of object 4 into a run of `spaces` spaces
+    (as a print ticket's header lines, added before "%PDF", shift every offset)."""
+    body, offsets = _revision(
+        [
+            (1, b"<< /Type /Catalog /Pages 2 0 R >>"),
+            (2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
+            (3, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] >>"),
+        ],
+        start=len(b"%PDF-1.7\n"),
+    )
+    first = b"%PDF-1.7\n" + body
+    table = len(first)
+    first += _table(offsets, 4, 1, None, table)
+    run = len(first)
+    first += b" " * spaces + b"\n"
+    return first + _table({4: run}, 5, 1, table, len(first))
+
+
+def test_an_entry_pointing_into_a_long_run_of_white_space_is_judged_at_once(tmp_path) -> None:
+    """The check for an object's header read the white space before it every way it
+    can be split into runs: an entry pointing into 599 spaces (tika's
+    test-pdf-with-print-ticket-header.pdf) held the admission for good."""
+    path = tmp_path / "padded.pdf"
+    path.write_bytes(padded(4000))
+
+    pages = run_in_child(
+        "import sys; from pathlib import Path; from review.pdf.misplaced_objects import "
+        "open_settled; print(open_settled(Path(sys.argv[1])).page_count)",
+        str(path),
+    )
+
+    assert pages.split() == ["1"]
