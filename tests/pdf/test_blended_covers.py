@@ -46,7 +46,7 @@ def _page(content: bytes, mode: str) -> bytes:
             b"<< /Type /Catalog /Pages 2 0 R >>",
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
-            b" /Resources << /Font << /F1 5 0 R >> /XObject << /Im 6 0 R >>"
+            b" /Resources << /Font << /F1 5 0 R /F2 8 0 R >> /XObject << /Im 6 0 R >>"
             b" /ExtGState << /G 7 0 R >> >> >>",
             stream(b"", content),
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
@@ -56,6 +56,7 @@ def _page(content: bytes, mode: str) -> bytes:
                 b"\xff",
             ),
             b"<< /Type /ExtGState /BM /" + mode.encode() + b" >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>",
         ]
     )
 
@@ -107,3 +108,28 @@ def test_white_text_under_an_orange_fill_painted_normally_is_removed() -> None:
     pdf = white_text_under_an_orange_fill("Normal")
 
     assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("covered", "JaneRoewrotethispage.")]
+
+
+def black_word_on_a_black_box_under_a_highlight() -> bytes:
+    """The line "abcdefghi" in black Times, "def" on a black box that ends 0.05 pt past
+    the "f", a yellow fill in Multiply over "fghi" (x-ray's rectangles_yes_2.pdf, whose
+    highlight is an annotation). The edge of the "f"'s box falls in a pixel (at 144 dpi)
+    that also holds the "g" and the tip of the "f"'s hook, which show on the yellow."""
+    start = 20.06
+    times = pymupdf.Font("tiro")
+    d = start + times.text_length("abc", fontsize=12)
+    f_end = start + times.text_length("abcdef", fontsize=12)
+    return _page(
+        f"0 g {d:.3f} 140 {f_end + 0.05 - d:.3f} 30 re f"
+        f" BT /F2 12 Tf {start:.3f} 150 Td (abcdefghi) Tj ET"
+        f" q /G gs 1 0.9 0.3 rg {f_end - 4:.3f} 138 40 34 re f Q".encode(),
+        "Multiply",
+    )
+
+
+def test_a_glyph_on_a_box_of_its_colour_is_not_seen_through_the_glyph_beside_it() -> None:
+    pdf = black_word_on_a_black_box_under_a_highlight()
+
+    assert "".join(h.text for h in find_hidden(pdf)) == "def"
+    text, _ = _release(pdf)
+    assert "abcghi" in text.replace("\n", "")
