@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pymupdf
 
-from review.pdf.geometry import Quad, quad
+from review.pdf.geometry import Quad, area_of, flat_along, quad
 from review.pdf.painters import Painters
 
 _PLACES = 1  # origins are matched to the tenth of a point
@@ -28,12 +28,22 @@ def clip_only_glyphs(
     for block in page.get_text("rawdict", flags=flags)["blocks"]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
+                clip_only = False  # the verdict on the glyph before, in this span
                 for char in span["chars"]:
-                    text, origin = char["c"], tuple(char["origin"])
-                    if text.isspace() or (ord(text), *_key(origin)) in traced:
+                    text, origin, rect = char["c"], tuple(char["origin"]), quad(char["bbox"])
+                    if area_of(rect) == 0 or flat_along(rect, line["dir"]):
+                        # The second letter of a ligature ("fi"): extraction puts it at
+                        # the ligature's end, the trace at its start. It goes with its
+                        # glyph (pdf-lib's us_constitution.pdf: every "i" of a "fi" was
+                        # taken for unseen on a page that clips to text elsewhere).
+                        if clip_only and not text.isspace():
+                            yield text, rect, origin
                         continue
-                    rect = quad(char["bbox"])
-                    if not painters.text_shows(rect):
+                    if text.isspace() or (ord(text), *_key(origin)) in traced:
+                        clip_only = False
+                        continue
+                    clip_only = not painters.text_shows(rect)
+                    if clip_only:
                         yield text, rect, origin
 
 

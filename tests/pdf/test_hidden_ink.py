@@ -259,3 +259,48 @@ def test_text_only_added_to_the_clip_is_hidden_unless_painted_through() -> None:
     painted_through = _clip_only(b"0 0 1 rg 0 0 300 200 re f")  # blue letters
     assert find_hidden(painted_through) == []
     assert "JANE ROE" in _released_text(painted_through)
+
+
+_LIGATURES = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap
+/CMapName /Ligatures def /CMapType 2 def
+1 begincodespacerange <00> <FF> endcodespacerange
+2 beginbfchar <01> <00660069> <02> <0066006C> endbfchar
+1 beginbfrange <20> <7E> <0020> endbfrange
+endcmap CMapName currentdict /CMap defineresource pop end end"""
+
+
+def _ligatures_beside_a_text_clip(mode: bytes) -> bytes:
+    """A line with the "fi" and "fl" ligatures (one glyph each, read as two letters), and
+    "LOGO" in render mode 7 with blue painted through it. Extraction reads the "i" of
+    "fi" at the ligature's end, the trace at its start."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT " + mode + b" Tr /F1 12 Tf 20.3 150 Td (The \001ne print and \002owers.) Tj"
+                b" ET q BT 7 Tr /F1 30 Tf 20 60 Td (LOGO) Tj ET 0 0 1 rg 0 0 300 200 re f Q",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /ToUnicode 6 0 R"
+            b" /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding"
+            b" /Differences [1 /fi /fl] >> >>",
+            stream(b"", _LIGATURES),
+        ]
+    )
+
+
+def test_the_second_letter_of_a_seen_ligature_is_seen_beside_a_text_clip() -> None:
+    """On a page that clips to text somewhere, every glyph extraction reads and the
+    trace does not is judged by the pixels under it: the "i" of each "fi", which has no
+    width, was taken for text added to the clip alone (pdf-lib's us_constitution.pdf),
+    and the gate refused a release sanitize could not fix."""
+    pdf = _ligatures_beside_a_text_clip(b"0")
+
+    assert find_hidden(pdf) == []
+    assert "The fine print and flowers." in _released_text(pdf)
+    clip_only = _ligatures_beside_a_text_clip(b"7")
+    assert [h.kind for h in find_hidden(clip_only)] == ["clipped"]
+    assert "print" not in _released_text(clip_only)
