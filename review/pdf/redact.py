@@ -41,6 +41,7 @@ from review.pdf.geometry import (
     quad,
 )
 from review.pdf.glyph_cut import (
+    drop_backwards_glyphs,
     drop_covered_glyphs,
     drop_slanted_glyphs_under,
     slanted_glyphs_under,
@@ -384,6 +385,7 @@ def _redact(page: pymupdf.Page, rects: list[pymupdf.Rect]) -> list[KeptOutline]:
         graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_TOUCHED,
         text=text,
     )
+    drop_backwards_glyphs(page, quads)
     if stencilled:
         one_bit_stencils(page)
     return kept

@@ -1,7 +1,8 @@
 """A diagonal stamp's letters that a box meets go, as the release gate measures them
 (`glyph_cut.drop_slanted_glyphs_under`); so do glyphs a box covers that narrowing
 spared, and the glyphs of a word it holds that narrowing off a crosswise line spared
-(`glyph_cut.drop_covered_glyphs`).
+(`glyph_cut.drop_covered_glyphs`); and glyphs whose box runs backwards, which MuPDF's
+redaction never meets (`glyph_cut.drop_backwards_glyphs`).
 
 MuPDF's redaction measures a glyph by its outline; the gate by the glyph's box along
 its slanted line (`word_geometry.meets`). A red "Secret" stamped at 33 degrees over a
@@ -21,6 +22,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.slanted import meets, slanted_glyphs
 from review.pdf.text_reach import text_words
 from review.pdf.verify import verify
+from testkit.raw_pdf import stream, write_pdf
 
 STAMP_AT = pymupdf.Point(80, 170)
 
@@ -198,3 +200,58 @@ def test_a_box_narrowed_off_a_line_takes_the_whole_of_a_crosswise_word_it_holds(
     assert "on" not in words and "n" not in words and "o" not in words
     assert {"Alpha", "Beta", "Gamma", "Sat", "Mar", "05"} <= set(words)
     assert verify(pdf, out, marks).ok
+
+
+def backwards_glyph_page(width: int) -> bytes:
+    """ "An example here" in a Type 3 font of square glyphs whose "p" is `width` units
+    wide (of 1000), each piece of the line placed by its own offset, as a font whose
+    widths the text's spacing makes up for is set (pymupdf's test_4944.pdf)."""
+    letters = sorted(set("Anexamplehr"))
+    widths = [250] + [width if chr(code) == "p" else 500 for code in range(33, 123)]
+    procs = " ".join(f"/{c} 7 0 R" for c in letters)
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> >> >>",
+            stream(
+                b"",
+                b"BT /F1 10 Tf 20 150 Td (An) Tj 15 0 Td (exam) Tj 20 0 Td (p) Tj"
+                b" 5 0 Td (le here) Tj ET",
+            ),
+            (
+                "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000]"
+                " /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs 6 0 R"
+                " /Encoding << /Type /Encoding /Differences [32 /space "
+                + " ".join(f"{ord(c)} /{c}" for c in letters)
+                + "] >> /FirstChar 32 /LastChar 122 /Widths ["
+                + " ".join(map(str, widths))
+                + "] /Resources << >> >>"
+            ).encode(),
+            f"<< {procs} /space 8 0 R >>".encode(),
+            stream(b"", b"500 0 0 0 500 700 d1 0 0 500 700 re f"),
+            stream(b"", b"250 0 d0"),
+        ]
+    )
+
+
+def test_a_glyph_whose_box_runs_backwards_goes_with_the_word_a_box_covers() -> None:
+    """MuPDF's redaction never meets a glyph whose width is below zero: its box runs
+    from right to left. The "p" of "example" stayed under the black box in pymupdf's
+    test_4944.pdf (an embedded font's own widths), where the gate found it."""
+    pdf = backwards_glyph_page(-300)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    words = page.get_text("words")
+    assert [w[4] for w in words] == ["An", "examp", "le", "here"]
+    example = pymupdf.Rect(words[1][:4]) | words[2][:4]
+    marks = [RedactionMark(page=0, box=normalize(page, example), legal_reason="(b)(6)")]
+
+    output = sanitize(burn_in(pdf, marks))
+
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == [
+        "An",
+        "here",
+        "(b)(6)",
+    ]
+    assert verify(pdf, output, marks).ok
