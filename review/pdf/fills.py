@@ -169,14 +169,15 @@ def split_rectangle_fills(
             even_odd = name == b"f*"
             pieces = _pieces(rects, windings, state, boxes, even_odd=even_odd, opaque=opaque)
             if pieces is not None:
-                out += [_up_to(data, cursor, path), _filled(pieces, data[path[-1].end : op.end])]
+                out += [_up_to(data, cursor, path), _between(data, path, op)]
+                out.append(_filled(pieces, b" " + name))
                 cursor = op.end
             path = []
         elif name in FILLS and (subpaths := path_subpaths(path, closed=False)):
             shapes = _shape_pieces(subpaths, state, boxes, opaque=opaque)
             if shapes is not None:
-                paint = data[path[-1].end : op.end]
-                out += [_up_to(data, cursor, path), b" ".join(_path(s) + paint for s in shapes)]
+                out += [_up_to(data, cursor, path), _between(data, path, op)]
+                out.append(b" ".join(_path(s) + b" " + name for s in shapes))
                 cursor = op.end
             path = []
         elif name in FILL_AND_STROKES and (found := _rectangles(path)):
@@ -186,8 +187,7 @@ def split_rectangle_fills(
             outlines = [rectangle_sides(rect) for rect in rects]
             edges = stroke_sides(outlines, state, boxes)
             if edges is not None:
-                between = data[path[-1].end : op.start]
-                fill = between + FILL_OF[name]
+                fill = b" " + FILL_OF[name]
                 even_odd = name in (b"B*", b"b*")
                 pieces = _pieces(rects, windings, state, boxes, even_odd=even_odd, opaque=opaque)
                 filled = (
@@ -197,9 +197,10 @@ def split_rectangle_fills(
                 )
                 out += [
                     _up_to(data, cursor, path),
+                    _between(data, path, op),
                     filled,
                     b" ",
-                    stroked(edges, between, state),
+                    stroked(edges, b"", state),
                 ]
                 cursor = op.end
             path = []
@@ -210,8 +211,7 @@ def split_rectangle_fills(
             # side; filling closes every outline).
             edges = stroke_sides(shape, state, boxes)
             if edges is not None:
-                between = data[path[-1].end : op.start]
-                fill = between + FILL_OF[name]
+                fill = b" " + FILL_OF[name]
                 shapes = _shape_pieces(shape, state, boxes, opaque=opaque)
                 filled = (
                     b" ".join(_path(piece) + fill for piece in shapes)
@@ -222,9 +222,10 @@ def split_rectangle_fills(
                 )
                 out += [
                     _up_to(data, cursor, path),
+                    _between(data, path, op),
                     filled,
                     b" ",
-                    stroked(edges, between, state),
+                    stroked(edges, b"", state),
                 ]
                 cursor = op.end
             path = []
@@ -274,10 +275,19 @@ def _up_to(data: bytes, cursor: int, path: list[Operation]) -> bytes:
     return b" ".join([data[cursor:start], *settings, b""]) if settings else data[cursor:start]
 
 
+def _between(data: bytes, path: list[Operation], paint: Operation) -> bytes:
+    """What the content sets between a path and its painting (MuPDF's filter writes the
+    colour there), set once before the pieces drawn for it: set again with each, a
+    "q .1 0 0 .1 0 0 cm" there (a CAD drawing's content opens so) was nested once per
+    piece, and all that followed was drawn ten and a hundred times smaller, off the
+    page (pymupdf's test_2907.pdf)."""
+    between = data[path[-1].end : paint.start].strip()
+    return between + b" " if between else b""
+
+
 def _filled(pieces: list[Rect], paint: bytes) -> bytes:
     """Each piece a rectangle painted on its own, as the whole was (one path of several
-    would no longer be a plain rectangle fill to the hidden-content analysis), with what
-    lay between the path and its painting (MuPDF writes the colour there)."""
+    would no longer be a plain rectangle fill to the hidden-content analysis)."""
     return b" ".join(_re(piece) + paint for piece in pieces)
 
 

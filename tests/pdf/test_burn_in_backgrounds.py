@@ -19,6 +19,7 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.drawing import append_content, set_resource
+from testkit.raw_pdf import stream, write_pdf
 
 NAVY = (0.0, 0.135, 0.295)
 
@@ -842,3 +843,53 @@ def test_a_line_width_set_while_a_path_was_built_stays_the_width_of_its_pieces()
     segments = _segments(released)
     assert {s[1] for s in segments if s[2] < box.x0} == {146, 148, 150, 152, 154}
     assert {s[1] for s in segments if s[0] > box.x1} == {146, 148, 150, 152, 154}
+
+
+def band_scaled_between_path_and_paint(paint: bytes) -> bytes:
+    """A grey band whose path is built before "q .5 0 0 .5 0 0 cm" and painted after it
+    (a CAD drawing's content opens so: pymupdf's test_2907.pdf), and a line of text on
+    it drawn at that scale. `paint`: the band's path and painting operator."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R"
+            b" /Resources << /Font << /F1 5 0 R >> >> >>",
+            stream(
+                b"",
+                paint[0] + b" q .5 0 0 .5 0 0 cm 0.8 g 0 G " + paint[1] + b" 0 g"
+                b" BT /F1 24 Tf 60 240 Td (Jane Roe filed the drawing) Tj ET Q",
+            ),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "paint",
+    [
+        (b"40 200 720 120 re", b"f"),
+        (b"40 200 m 760 200 l 760 320 l 40 320 l h", b"f*"),
+        (b"40 200 720 120 re", b"B"),
+        (b"40 200 m 760 200 l 760 320 l 40 320 l h", b"B*"),
+    ],
+)
+def test_a_band_scaled_between_its_path_and_its_painting_keeps_the_page_in_place(
+    paint: tuple[bytes, bytes],
+) -> None:
+    """The band's pieces around the box each set again what lay between the path and
+    its painting: the scale was nested once per piece, and the rest of the page was
+    drawn a quarter and an eighth of its size, in the corner."""
+    pdf = band_scaled_between_path_and_paint(paint)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    roe = next(w for w in page.get_text("words") if w[4] == "Roe")
+    mark = RedactionMark(page=0, box=normalize(page, pymupdf.Rect(roe[:4])), legal_reason="x")
+
+    output = sanitize(burn_in(pdf, [mark]))
+
+    released = pymupdf.open(stream=output, filetype="pdf")[0]
+    words = {w[4]: pymupdf.Rect(w[:4]) for w in released.get_text("words")}
+    before = {w[4]: pymupdf.Rect(w[:4]) for w in page.get_text("words")}
+    assert set(words) == {"Jane", "filed", "the", "drawing", "x"}
+    assert all(abs(words[w].x0 - before[w].x0) < 0.5 for w in ("Jane", "filed", "drawing"))
+    assert verify(pdf, output, [mark]).ok
