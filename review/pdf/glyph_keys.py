@@ -105,14 +105,20 @@ def clipped_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
 
 
 def redaction_boxes(
-    page: pymupdf.Page,
+    page: pymupdf.Page, *, clipped_away: bool = False
 ) -> dict[tuple[str, int, int], tuple[float, float, float, float]]:
     """Each glyph's box as MuPDF's redaction measures it, keyed as `char_key` keys a
     traced glyph: the font's ascent and descent through the whole text matrix, where the
     trace sizes a Type 3 glyph by the font size alone (pdf.js's bug1513120_reduced.pdf
-    sets its text at 0.24 pt in fonts whose own matrix draws it 11 pt tall)."""
+    sets its text at 0.24 pt in fonts whose own matrix draws it 11 pt tall). Of the
+    glyphs a reader sees, or with `clipped_away` of those a clip hides too."""
+    textpage = (
+        page.get_textpage(flags=CLIPPED_FLAGS & ~pymupdf.TEXT_CLIP, clip=pymupdf.INFINITE_RECT())
+        if clipped_away
+        else clipped_textpage(page)
+    )
     boxes = {}
-    for block in clipped_textpage(page).extractRAWDICT()["blocks"]:
+    for block in textpage.extractRAWDICT()["blocks"]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for char in span["chars"]:

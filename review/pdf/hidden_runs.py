@@ -46,19 +46,36 @@ def seen_glyphs(analysis: PageAnalysis, measured: dict[tuple[str, int, int], Qua
 def cuts_seen(seen: Seen, rect: Quad) -> bool:
     """Whether a redaction of `rect` would cut a glyph a reader sees. MuPDF cuts a glyph
     when the redaction meets its box shrunk by a tenth of its width and height on each
-    side, so neighbours whose boxes touch or overlap a little (float noise, kerning:
-    "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
+    side (`_cuts`), so neighbours whose boxes touch or overlap a little (float noise,
+    kerning: "s" and "." in pdf.js's annotation-text-widget.pdf) are cut apart."""
     if not seen.spans or not intersects(rect, seen.extent):
         return False
     for index in seen.grid.near(rect):
         reach, boxes = seen.spans[index]
         if not intersects(rect, reach):
             continue
-        for x0, y0, x1, y1 in boxes:
-            dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
-            if intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy)):
-                return True
+        if any(_cuts(rect, box) for box in boxes):
+            return True
     return False
+
+
+def _cuts(rect: Quad, box: Quad) -> bool:
+    x0, y0, x1, y1 = box
+    dx, dy = (x1 - x0) / 10, (y1 - y0) / 10
+    return intersects(rect, (x0 + dx, y0 + dy, x1 - dx, y1 - dy))
+
+
+def redaction_rect(glyph: HiddenGlyph, measured: dict[tuple[str, int, int], Quad]) -> Quad:
+    """A box whose redaction takes `glyph`: its traced box, or, where that misses the
+    box MuPDF's redaction measures it by (`glyph_keys.redaction_boxes`), that box. A
+    Type 3 digit set at 1 point on a line running down the page, in a font whose matrix
+    draws it six points across the line, is measured beside its traced box: the box of
+    each clipped "8" of a form's guide digits took the "8" of the line before, and the
+    last stayed (Iowa's ia_scr_4562a.pdf, refused as unseen content)."""
+    if glyph.origin is None or not glyph.text:
+        return glyph.rect
+    box = measured.get(char_key((ord(glyph.text[0]), 0, glyph.origin)))
+    return glyph.rect if box is None or _cuts(glyph.rect, box) else box
 
 
 def hidden_runs(seen: Seen, hidden: list[HiddenGlyph]) -> Iterator[Quad]:

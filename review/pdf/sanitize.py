@@ -59,8 +59,8 @@ from pymupdf import mupdf
 from review.pdf.geometry import Box, intersects, page_rect, quad
 from review.pdf.glyph_cut import drop_glyphs, drop_images, ranked, ranked_images
 from review.pdf.glyph_keys import redaction_boxes
-from review.pdf.hidden import INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
-from review.pdf.hidden_runs import cuts_seen, hidden_runs, seen_glyphs
+from review.pdf.hidden import CLIPPED, INVISIBLE, HiddenGlyph, PageAnalysis, Quad, analyse_page
+from review.pdf.hidden_runs import cuts_seen, hidden_runs, redaction_rect, seen_glyphs
 from review.pdf.keeps import (
     CATALOG_KEEPS,
     OBJECT_KEYS,
@@ -149,11 +149,14 @@ def _cut_hidden_glyphs(page: pymupdf.Page, analysis: PageAnalysis) -> None:
     to_cut = [g for g in analysis.hidden if g.text and g.kind != INVISIBLE]
     if not to_cut:
         return
-    seen = seen_glyphs(analysis, redaction_boxes(page))
+    measured = redaction_boxes(page)
+    seen = seen_glyphs(analysis, measured)
+    if any(g.kind == CLIPPED for g in to_cut):  # extraction leaves them out
+        measured = redaction_boxes(page, clipped_away=True)
     redactable: list[HiddenGlyph] = []
     alone: list[tuple[str, tuple[float, float], int]] = []
     for glyph in to_cut:
-        glyph = replace(glyph, rect=_with_area(glyph.rect))
+        glyph = replace(glyph, rect=_with_area(redaction_rect(glyph, measured)))
         if not cuts_seen(seen, glyph.rect):
             redactable.append(glyph)
         elif glyph.origin is not None:

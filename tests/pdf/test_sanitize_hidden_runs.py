@@ -13,6 +13,7 @@ import pytest
 from review.pdf.hidden import analyse_page, find_hidden
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
+from testkit.raw_pdf import stream, write_pdf
 
 LINES = 40
 HIDDEN_PART = "W" * 30
@@ -144,3 +145,41 @@ def test_lines_beyond_the_crop_box_are_cut_with_one_redaction_each_side(
     assert released.get_text("words", clip=pymupdf.INFINITE_RECT()) == released.get_text("words")
     assert find_hidden(output) == []
     assert verify(pdf, output, []).ok
+
+
+def _guide_digits_clipped_at_their_ends() -> bytes:
+    """Three lines of guide digits "123" running down the page 5.3 points apart, in a
+    Type 3 font set at 1 point whose matrix turns its glyphs over (y down) and whose
+    glyphs are 6 units tall, clipped so each "3" is cut away (Iowa's ia_scr_4562a.pdf).
+    The trace boxes each glyph on one side of its line, MuPDF's redaction on the other."""
+    procs = " ".join(f"/d{n} 7 0 R" for n in range(1, 4))
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Contents 4 0 R"
+            b" /Resources << /Font << /T3 5 0 R >> >> >>",
+            stream(
+                b"",
+                b"q 0 140 300 200 re W n BT /T3 1 Tf 0 -1 1 0 150 150 Tm"
+                b" (123) Tj 0 -5.3 TD (123) Tj T* (123) Tj ET Q",
+            ),
+            b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 6 6] /FontMatrix [1 0 0 -1 0 0]"
+            b" /CharProcs 6 0 R /Encoding << /Type /Encoding /Differences [49 /d1 /d2 /d3] >>"
+            b" /FirstChar 49 /LastChar 51 /Widths [5.28 5.28 5.28] /Resources << >> >>",
+            f"<< {procs} >>".encode(),
+            stream(b"", b"5.28 0 0 0 5.28 6 d1 1 0 3 6 re f"),
+        ]
+    )
+
+
+def test_clipped_glyphs_go_where_the_redaction_measures_them() -> None:
+    """The box of each clipped "3" as traced took the "3" of the line before, as MuPDF
+    measures it, and the last "3" stayed, unseen content the gate refused."""
+    pdf = _guide_digits_clipped_at_their_ends()
+    assert [(h.kind, h.text) for h in find_hidden(pdf)] == [("clipped", "333")]
+
+    output = sanitize(pdf)
+
+    assert find_hidden(output) == []
+    assert pymupdf.open(stream=output, filetype="pdf")[0].get_text().split() == ["12"] * 3
