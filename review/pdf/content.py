@@ -213,7 +213,7 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             leading = saved.pop() if saved else None
         elif op.operator in SHOWS:
             shown = True
-            if line is not None and not _among(line, lines_shown):
+            if line is not None and _among(line, lines_shown) is None:
                 lines_shown.append(line)
         elif op.operator == b"BT":
             line, shown, lines_shown = list(_IDENTITY), False, []
@@ -223,8 +223,9 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
             leading = numbers[0] if numbers and len(numbers) == 1 else None
         elif op.operator == b"Tm":
             matrix = numbers if numbers and len(numbers) == 6 else None
-            if matrix is not None and _among(matrix, lines_shown):  # the line again, or one before
-                replacement = _nudged(matrix, len(out))
+            back = _among(matrix, lines_shown) if matrix is not None else None
+            if back is not None:  # the line again, or one before
+                replacement = _nudged(back, len(out))
             line, shown = matrix, False
         elif op.operator in (b"Td", b"TD", b"T*"):
             if op.operator == b"T*":
@@ -246,8 +247,9 @@ def line_starts_spelled_out(data: bytes, leading: float | None = None) -> bytes:
                 tx, ty = move
                 a, b, c, d, e, f = line
                 line = [a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f]
-                if _among(line, lines_shown):  # back to a line text was shown on
-                    replacement = _nudged(line, len(out))
+                back = _among(line, lines_shown)
+                if back is not None:  # back to a line text was shown on
+                    replacement = _nudged(back, len(out))
                     if op.operator == b"TD":
                         replacement = b"%s TL %s" % (written_number(-ty or 0.0), replacement)
             shown = False
@@ -319,12 +321,23 @@ def _t_star_without_leading(data: bytes) -> bool:
     return False
 
 
-def _among(line: list[float], lines: list[list[float]]) -> bool:
-    """Whether `line` is one of `lines`, as the filter's single-precision arithmetic may
-    find it ("2.028 0 TD" then "-2.028 0 TD")."""
-    return any(
-        all(abs(v - w) <= _NUDGE / 10 * max(1.0, abs(v)) for v, w in zip(line, other, strict=True))
-        for other in lines
+def _among(line: list[float], lines: list[list[float]]) -> list[float] | None:
+    """The one of `lines` that `line` is, as the filter's single-precision arithmetic may
+    find it ("2.028 0 TD" then "-2.028 0 TD"), or None. A move back is nudged off that
+    line, not off where the move lands: a move a first pass of the filter wrote as 0.0002
+    (a nudge), nudged back the other way, landed on the filter's own single-precision
+    figure for the line, and the second pass dropped it (Virginia's form instructions:
+    a line after a tab glyph moved a tab right)."""
+    return next(
+        (
+            other
+            for other in lines
+            if all(
+                abs(v - w) <= _NUDGE / 10 * max(1.0, abs(v))
+                for v, w in zip(line, other, strict=True)
+            )
+        ),
+        None,
     )
 
 

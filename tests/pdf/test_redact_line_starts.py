@@ -129,6 +129,20 @@ def test_a_move_back_to_a_line_text_was_shown_on_becomes_its_matrix():
     ) == (b"BT 1 0 0 1 20 150 Tm (a) Tj 30 0 TD (b) Tj 0 TL 1 0 0 1 19.999 150 Tm (c) Tj ET")
 
 
+def test_a_move_back_by_a_hair_is_nudged_off_the_line_it_returns_to():
+    """What a first pass of the filter wrote for a nudged move back: 0.0002 of a 9-point
+    line past where a tab glyph was shown. Nudged again from where that lands, the other
+    way, it fell on the filter's own single-precision figure for the line, which dropped
+    it: the line after the tab moved a tab right (Virginia's form instructions, refused
+    as `text_moved`). Nudged off the line itself, it stays a nudge away."""
+    assert line_starts_spelled_out(
+        b"BT 9 0 0 9 48.733 493.22 Tm (5.) Tj 1.723 0 TD ( ) Tj .00022210015 0 TD (E) Tj ET"
+    ) == (
+        b"BT 9 0 0 9 48.733 493.22 Tm (5.) Tj 1.723 0 TD ( ) Tj"
+        b" 0 TL 9 0 0 9 64.239 493.22 Tm (E) Tj ET"
+    )
+
+
 def test_a_line_feed_with_leading_is_left_alone():
     data = b"BT 12 TL 2 0 0 2 10 10 Tm (a) Tj T* (b) Tj 0 -1 Td (c) Tj ET"
     assert line_starts_spelled_out(data) == data
