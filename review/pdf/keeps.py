@@ -43,6 +43,20 @@ PAGE_KEEPS = (
     "Group",  # the page's transparency group: how it blends
     "OutputIntents",
 )
+# What an output intent keeps: the condition the colours are meant for and its profile.
+# Its /Info and /OutputCondition are text for people, which a producer fills as it likes
+# (and a reviewer never sees): a colour profile's name "U.S. Web Coated (SWOP) v2", with
+# "U.S." under every box that held it, refused Virginia's form instructions.
+OUTPUT_INTENT_KEEPS = (
+    "Type",
+    "S",
+    "OutputConditionIdentifier",
+    "RegistryName",
+    "DestOutputProfile",
+    "DestOutputProfileRef",
+    "MixingHints",
+    "SpectralData",
+)
 # What a form or an image XObject keeps: what draws it. Any other key goes, whatever its
 # producer put there: an e-signature stamp's form carries the signer's name and title
 # under a made-up /T (PdfPig's issue_671.pdf); an image's /Alternates, which no screen
@@ -111,3 +125,13 @@ def delete_keys(obj: mupdf.PdfObj, drop: Callable[[str], bool]) -> None:
 def keep_only(obj: mupdf.PdfObj, keeps: Container[str]) -> None:
     """Remove every key of the dictionary `obj` that is not in `keeps`."""
     delete_keys(obj, lambda key: key not in keeps)
+
+
+def keep_only_in_output_intents(owner: mupdf.PdfObj) -> None:
+    """Remove from each output intent of `owner` (a catalog or a page) every key not in
+    `OUTPUT_INTENT_KEEPS`."""
+    intents = mupdf.pdf_dict_get(owner, mupdf.pdf_new_name("OutputIntents"))
+    for index in range(mupdf.pdf_array_len(intents) if mupdf.pdf_is_array(intents) else 0):
+        intent = mupdf.pdf_array_get(intents, index)
+        if mupdf.pdf_is_dict(intent):
+            keep_only(intent, OUTPUT_INTENT_KEEPS)

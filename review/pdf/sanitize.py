@@ -68,6 +68,7 @@ from review.pdf.keeps import (
     XOBJECT_KEEPS,
     delete_keys,
     keep_only,
+    keep_only_in_output_intents,
 )
 from review.pdf.layers import layers_off
 from review.pdf.marked_content import (
@@ -118,7 +119,9 @@ def sanitize(pdf: bytes) -> bytes:
                 hidden_image_boxes[page.number] = Counter(_rounded(rect) for rect in left)
             if analysis.has_invisible_text:
                 _drop_invisible_text(page)
-            keep_only(mupdf.pdf_load_object(objects, page.xref), PAGE_KEEPS)
+            page_object = mupdf.pdf_load_object(objects, page.xref)
+            keep_only(page_object, PAGE_KEEPS)
+            keep_only_in_output_intents(page_object)
         if hidden_image_boxes:
             for xref in _hidden_only_images(doc, hidden_image_boxes):
                 _blank_image(doc, xref)
@@ -128,6 +131,7 @@ def sanitize(pdf: bytes) -> bytes:
         trailer = mupdf.pdf_trailer(objects)
         catalog = mupdf.pdf_dict_get(trailer, mupdf.PDF_ENUM_NAME_Root)
         keep_only(catalog, CATALOG_KEEPS)
+        keep_only_in_output_intents(catalog)
         _drop_object_metadata(doc)
         forget_unshown_words(doc)
         doc.set_metadata({})

@@ -46,6 +46,31 @@ def test_a_producers_own_keys_on_the_catalog_and_a_page_are_removed() -> None:
     assert verify(pdf, output, [mark]).ok
 
 
+def test_an_output_intent_keeps_its_condition_and_loses_its_text_for_people() -> None:
+    """A colour profile's name in an output intent ("U.S. Web Coated (SWOP) v2") held a
+    word a box took everywhere else ("U.S."), and the gate refused the release
+    (Virginia's form instructions)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.insert_text((50, 100), "Printed for Jane Roe", fontsize=12)
+    intent = (
+        "<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier (CGATS TR 001)"
+        " /RegistryName (http://www.color.org) /Info (Roe Press coated stock)"
+        " /OutputCondition (Roe Press) >>"
+    )
+    doc.xref_set_key(doc.pdf_catalog(), "OutputIntents", f"[{intent}]")
+    doc.xref_set_key(page.xref, "OutputIntents", f"[{intent}]")
+    pdf, mark, output = _roe_redacted(doc)
+
+    released = pymupdf.open(stream=output, filetype="pdf")
+    for owner in (released.pdf_catalog(), released[0].xref):
+        kind, kept = released.xref_get_key(owner, "OutputIntents")
+        assert kind == "array" and "/OutputConditionIdentifier(CGATS TR 001)" in kept
+        assert "Info" not in kept and "OutputCondition(" not in kept
+    assert b"Roe" not in output
+    assert verify(pdf, output, [mark]).ok
+
+
 def test_a_page_key_whose_name_is_not_utf8_is_removed() -> None:
     # pdf-reader's gh-234.pdf: "/C\366ntents" beside /Contents on a page; naming it back
     # to MuPDF from Python crashed sanitize.
