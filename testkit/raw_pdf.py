@@ -23,3 +23,23 @@ def write_pdf(objects: list[bytes], *, root: int = 1) -> bytes:
     out += b"trailer\n<< /Size %d /Root %d 0 R >>\n" % (len(objects) + 1, root)
     out += b"startxref\n%d\n%%%%EOF\n" % xref
     return bytes(out)
+
+
+def one_page(
+    content: bytes,
+    *objects: bytes,
+    size: tuple[int, int] = (300, 200),
+    resources: bytes = b"<< /Font << /F1 5 0 R >> >>",
+) -> bytes:
+    """A PDF file of one page drawing `content` (object 4), with `objects` after it
+    (object 5 on), which `resources` may name."""
+    return write_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R"
+            b" /Resources %s >>" % (*size, resources),
+            stream(b"", content),
+            *objects,
+        ]
+    )

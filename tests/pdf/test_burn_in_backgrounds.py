@@ -19,7 +19,7 @@ from review.pdf.redact import RedactionMark, burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.drawing import append_content, set_resource
-from testkit.raw_pdf import stream, write_pdf
+from testkit.raw_pdf import one_page
 
 NAVY = (0.0, 0.135, 0.295)
 
@@ -849,19 +849,11 @@ def band_scaled_between_path_and_paint(paint: bytes) -> bytes:
     """A grey band whose path is built before "q .5 0 0 .5 0 0 cm" and painted after it
     (a CAD drawing's content opens so: pymupdf's test_2907.pdf), and a line of text on
     it drawn at that scale. `paint`: the band's path and painting operator."""
-    return write_pdf(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R"
-            b" /Resources << /Font << /F1 5 0 R >> >> >>",
-            stream(
-                b"",
-                paint[0] + b" q .5 0 0 .5 0 0 cm 0.8 g 0 G " + paint[1] + b" 0 g"
-                b" BT /F1 24 Tf 60 240 Td (Jane Roe filed the drawing) Tj ET Q",
-            ),
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        ]
+    return one_page(
+        paint[0] + b" q .5 0 0 .5 0 0 cm 0.8 g 0 G " + paint[1] + b" 0 g"
+        b" BT /F1 24 Tf 60 240 Td (Jane Roe filed the drawing) Tj ET Q",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        size=(400, 200),
     )
 
 

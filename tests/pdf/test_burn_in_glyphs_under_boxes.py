@@ -22,7 +22,7 @@ from review.pdf.sanitize import sanitize
 from review.pdf.slanted import meets, slanted_glyphs
 from review.pdf.text_reach import text_words
 from review.pdf.verify import verify
-from testkit.raw_pdf import stream, write_pdf
+from testkit.raw_pdf import one_page, stream
 
 STAMP_AT = pymupdf.Point(80, 170)
 
@@ -209,30 +209,20 @@ def backwards_glyph_page(width: int) -> bytes:
     letters = sorted(set("Anexamplehr"))
     widths = [250] + [width if chr(code) == "p" else 500 for code in range(33, 123)]
     procs = " ".join(f"/{c} 7 0 R" for c in letters)
-    return write_pdf(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
-            b" /Resources << /Font << /F1 5 0 R >> >> >>",
-            stream(
-                b"",
-                b"BT /F1 10 Tf 20 150 Td (An) Tj 15 0 Td (exam) Tj 20 0 Td (p) Tj"
-                b" 5 0 Td (le here) Tj ET",
-            ),
-            (
-                "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000]"
-                " /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs 6 0 R"
-                " /Encoding << /Type /Encoding /Differences [32 /space "
-                + " ".join(f"{ord(c)} /{c}" for c in letters)
-                + "] >> /FirstChar 32 /LastChar 122 /Widths ["
-                + " ".join(map(str, widths))
-                + "] /Resources << >> >>"
-            ).encode(),
-            f"<< {procs} /space 8 0 R >>".encode(),
-            stream(b"", b"500 0 0 0 500 700 d1 0 0 500 700 re f"),
-            stream(b"", b"250 0 d0"),
-        ]
+    return one_page(
+        b"BT /F1 10 Tf 20 150 Td (An) Tj 15 0 Td (exam) Tj 20 0 Td (p) Tj 5 0 Td (le here) Tj ET",
+        (
+            "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000]"
+            " /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs 6 0 R"
+            " /Encoding << /Type /Encoding /Differences [32 /space "
+            + " ".join(f"{ord(c)} /{c}" for c in letters)
+            + "] >> /FirstChar 32 /LastChar 122 /Widths ["
+            + " ".join(map(str, widths))
+            + "] /Resources << >> >>"
+        ).encode(),
+        f"<< {procs} /space 8 0 R >>".encode(),
+        stream(b"", b"500 0 0 0 500 700 d1 0 0 500 700 re f"),
+        stream(b"", b"250 0 d0"),
     )
 
 

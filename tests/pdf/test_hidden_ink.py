@@ -20,7 +20,7 @@ from review.pdf.redact import burn_in
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
 from testkit.fonts import DEJAVU, truetype_page
-from testkit.raw_pdf import stream, write_pdf
+from testkit.raw_pdf import one_page, stream, write_pdf
 
 BASELINE = 100.0
 BLOCK = "\u2588"  # full block
@@ -273,22 +273,13 @@ def _ligatures_beside_a_text_clip(mode: bytes) -> bytes:
     """A line with the "fi" and "fl" ligatures (one glyph each, read as two letters), and
     "LOGO" in render mode 7 with blue painted through it. Extraction reads the "i" of
     "fi" at the ligature's end, the trace at its start."""
-    return write_pdf(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
-            b" /Resources << /Font << /F1 5 0 R >> >> >>",
-            stream(
-                b"",
-                b"BT " + mode + b" Tr /F1 12 Tf 20.3 150 Td (The \001ne print and \002owers.) Tj"
-                b" ET q BT 7 Tr /F1 30 Tf 20 60 Td (LOGO) Tj ET 0 0 1 rg 0 0 300 200 re f Q",
-            ),
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /ToUnicode 6 0 R"
-            b" /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding"
-            b" /Differences [1 /fi /fl] >> >>",
-            stream(b"", _LIGATURES),
-        ]
+    return one_page(
+        b"BT " + mode + b" Tr /F1 12 Tf 20.3 150 Td (The \001ne print and \002owers.) Tj"
+        b" ET q BT 7 Tr /F1 30 Tf 20 60 Td (LOGO) Tj ET 0 0 1 rg 0 0 300 200 re f Q",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /ToUnicode 6 0 R"
+        b" /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding"
+        b" /Differences [1 /fi /fl] >> >>",
+        stream(b"", _LIGATURES),
     )
 
 

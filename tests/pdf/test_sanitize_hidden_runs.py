@@ -13,7 +13,7 @@ import pytest
 from review.pdf.hidden import analyse_page, find_hidden
 from review.pdf.sanitize import sanitize
 from review.pdf.verify import verify
-from testkit.raw_pdf import stream, write_pdf
+from testkit.raw_pdf import one_page, stream
 
 LINES = 40
 HIDDEN_PART = "W" * 30
@@ -153,23 +153,16 @@ def _guide_digits_clipped_at_their_ends() -> bytes:
     glyphs are 6 units tall, clipped so each "3" is cut away (Iowa's ia_scr_4562a.pdf).
     The trace boxes each glyph on one side of its line, MuPDF's redaction on the other."""
     procs = " ".join(f"/d{n} 7 0 R" for n in range(1, 4))
-    return write_pdf(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Contents 4 0 R"
-            b" /Resources << /Font << /T3 5 0 R >> >> >>",
-            stream(
-                b"",
-                b"q 0 140 300 200 re W n BT /T3 1 Tf 0 -1 1 0 150 150 Tm"
-                b" (123) Tj 0 -5.3 TD (123) Tj T* (123) Tj ET Q",
-            ),
-            b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 6 6] /FontMatrix [1 0 0 -1 0 0]"
-            b" /CharProcs 6 0 R /Encoding << /Type /Encoding /Differences [49 /d1 /d2 /d3] >>"
-            b" /FirstChar 49 /LastChar 51 /Widths [5.28 5.28 5.28] /Resources << >> >>",
-            f"<< {procs} >>".encode(),
-            stream(b"", b"5.28 0 0 0 5.28 6 d1 1 0 3 6 re f"),
-        ]
+    return one_page(
+        b"q 0 140 300 200 re W n BT /T3 1 Tf 0 -1 1 0 150 150 Tm"
+        b" (123) Tj 0 -5.3 TD (123) Tj T* (123) Tj ET Q",
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 6 6] /FontMatrix [1 0 0 -1 0 0]"
+        b" /CharProcs 6 0 R /Encoding << /Type /Encoding /Differences [49 /d1 /d2 /d3] >>"
+        b" /FirstChar 49 /LastChar 51 /Widths [5.28 5.28 5.28] /Resources << >> >>",
+        f"<< {procs} >>".encode(),
+        stream(b"", b"5.28 0 0 0 5.28 6 d1 1 0 3 6 re f"),
+        size=(300, 300),
+        resources=b"<< /Font << /T3 5 0 R >> >>",
     )
 
 
