@@ -130,7 +130,7 @@ def drop_covered_glyphs(
         area = area_of(bbox)
         if any(overlap(bbox, box) >= COVERED_SHARE * area for box in boxes):
             return True
-        middle = ((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2)
+        middle = _middle(bbox)
         return any(
             contains_point(word, middle) and meets(pymupdf.Rect(bbox).quad, box)
             for word, box in held
@@ -140,7 +140,7 @@ def drop_covered_glyphs(
         (chr(char[0]), char[2], span["seqno"])
         for span in page.get_texttrace()
         for char in span["chars"]
-        if area_of(_upright(char[3])) > 0 and taken(_upright(char[3]))
+        if area_of(glyph := _upright(char[3])) > 0 and taken(glyph)
     ]
     drop_glyphs(page, ranked(page, under))
 
